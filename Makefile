@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` and `make test`. Both create .venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+EXTRAS_TEST := dev,cli,render,eval,train,rllib,bench
+GAMES ?= 20000
+
+.PHONY: run test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip setuptools wheel
+
+$(VENV)/.run-installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e ".[cli]"
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP) install -c constraints.txt torch==2.13.0
+	$(PIP) install -c constraints.txt -e ".[$(EXTRAS_TEST)]"
+	touch $@
+
+run: $(VENV)/.run-installed
+	$(BIN)/uno-env simulate --preset official --players 4 --games $(GAMES)
+
+test: $(VENV)/.test-installed
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 -q
+
+bench: $(VENV)/.test-installed
+	$(BIN)/python scripts/bench.py
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV)

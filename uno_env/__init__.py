@@ -1,0 +1,11 @@
+"""uno-env: a fast, rule-faithful multi-agent reinforcement-learning environment for UNO."""
+
+from .actions import ACTION_NAMES, NUM_ACTIONS, action_id, action_name
+from .cards import parse_card
+from .engine import Engine, IllegalActionError
+from .rules import PRESETS, Rules
+
+__version__ = "0.1.0"
+
+__all__ = ["ACTION_NAMES", "NUM_ACTIONS", "PRESETS", "Engine", "IllegalActionError", "Rules",
+           "action_id", "action_name", "parse_card"]

@@ -1,0 +1,360 @@
+"""The public batch engine: ``Engine(rules, num_games, seed)``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..actions import ACTION_NAMES, NUM_ACTIONS, action_id
+from ..cards import (
+    COLORS,
+    DECKS,
+    IS_WILD,
+    KIND_COLOR,
+    NUM_KINDS,
+    card_name,
+    cards_from_counts,
+    counts_from_cards,
+    parse_card,
+    parse_color,
+)
+from ..rules import Rules, unimplemented_options
+from .deal import pile_counts, write_shuffled
+from .legal import legal_mask
+from .observe import OBS_SIZE, Observer
+from .rng import mix64, seed_key
+from .state import PHASE_NAMES, ROUND_END, TURN, State
+from .step import apply_actions, clear_round, end_rounds, new_round, open_round
+
+_UNSUPPORTED_DECKS = ("classic112_swap", "classic112_shuffle", "no_mercy168")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in its game; the state is left untouched."""
+
+
+def _check_supported(rules: Rules) -> None:
+    todo = unimplemented_options(rules)
+    if rules.deck in _UNSUPPORTED_DECKS:
+        todo.append("deck")
+    if todo:
+        raise NotImplementedError(
+            f"rule option(s) not playable yet: {', '.join(todo)} "
+            f"(values: {', '.join(f'{n}={getattr(rules, n)!r}' for n in todo)})")
+
+
+class Engine:
+    """``num_games`` UNO games under one set of rules, stepped together.
+
+    Every game waits at a decision of its ``current_player``; ``step`` applies
+    one action per game and moves each game to its next decision. Finished
+    games keep their final state (and ignore actions) until ``reset``.
+    """
+
+    def __init__(self, rules: Rules | None = None, num_games: int = 1,
+                 seed: int | Sequence[int] | None = None) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        _check_supported(rules)
+        if not isinstance(num_games, (int, np.integer)) or num_games < 1:
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        self.rules = rules
+        self.num_games = int(num_games)
+        self.num_players = rules.num_players
+        self.num_actions = NUM_ACTIONS
+        self.obs_size = OBS_SIZE
+        self.deck_size = int(DECKS[rules.deck].sum())
+        self._observer = Observer(rules)
+        self.state = State.empty(self.num_games, self.num_players)
+        self._mask: np.ndarray | None = None
+        self.reset(seed)
+
+    # --- episodes ---------------------------------------------------------------------------
+
+    def reset(self, seed: int | Sequence[int] | None = None,
+              games: Sequence[int] | np.ndarray | None = None) -> None:
+        """Start new episodes in all games, or only in ``games``.
+
+        ``seed``: an int seeds the games as ``seed, seed+1, ...`` (in the order
+        listed); a sequence gives one seed per game. Without a seed, each game's
+        next episode is derived from its previous one, so an autoresetting batch
+        stays reproducible.
+        """
+        idx = self._game_indices(games)
+        if seed is None:
+            if games is None and not self.state.key.any():
+                keys = seed_key(np.random.SeedSequence().generate_state(idx.size, np.uint64)
+                                .astype(np.int64))
+            else:
+                keys = mix64(self.state.key[idx] ^ np.uint64(0xA5A5A5A5A5A5A5A5))
+        else:
+            keys = seed_key(self._seeds(seed, idx.size))
+        s = self.state
+        s.key[idx] = keys
+        s.counter[idx] = 0
+        s.scores[idx] = 0
+        s.round_points[idx] = 0
+        s.rounds_played[idx] = 0
+        s.done[idx] = False
+        s.truncated[idx] = False
+        s.winner[idx] = -1
+        s.round_winner[idx] = -1
+        new_round(self.rules, s, idx, np.ones(idx.size, bool))
+        self._mask = None
+        self._auto_forced(np.zeros((self.num_games, self.num_players), np.float32))
+
+    @staticmethod
+    def _seeds(seed: int | Sequence[int], n: int) -> np.ndarray:
+        if isinstance(seed, (int, np.integer)):
+            return int(seed) + np.arange(n, dtype=np.int64)
+        seeds = np.asarray(seed)
+        if seeds.shape != (n,) or not np.issubdtype(seeds.dtype, np.integer):
+            raise ValueError(f"seed must be an int or {n} integers, got {seed!r}")
+        return seeds.astype(np.int64)
+
+    def _game_indices(self, games: Sequence[int] | np.ndarray | None) -> np.ndarray:
+        if games is None:
+            return np.arange(self.num_games)
+        idx = np.asarray(games)
+        if idx.dtype == bool and idx.shape == (self.num_games,):
+            return np.flatnonzero(idx)
+        if idx.ndim != 1 or not (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)):
+            raise ValueError(f"games must be a list of game indices, got {games!r}")
+        bad = idx[(idx < 0) | (idx >= self.num_games)]
+        if bad.size:
+            raise ValueError(f"game index {int(bad[0])} out of range 0-{self.num_games - 1}")
+        return np.unique(idx.astype(np.int64))
+
+    # --- decisions --------------------------------------------------------------------------
+
+    def legal_action_mask(self) -> np.ndarray:
+        """``bool[G, A]`` legal actions of each game's acting player (read-only)."""
+        if self._mask is None:
+            self._mask = legal_mask(self.rules, self.state)
+            self._mask.flags.writeable = False
+        return self._mask
+
+    def step(self, actions: Sequence[int] | np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Apply one action per game; returns ``(rewards[G, P], terminated[G], truncated[G])``.
+
+        Actions of finished games are ignored. An illegal action raises
+        :class:`IllegalActionError` before anything changes.
+        """
+        actions = self._validate(actions)
+        s = self.state
+        rewards = np.zeros((self.num_games, self.num_players), np.float32)
+        idx = np.flatnonzero(~s.done)
+        self._apply(idx, actions[idx], rewards)
+        self._auto_forced(rewards)
+        return rewards, self.terminated, s.truncated.copy()
+
+    def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
+        s = self.state
+        self._mask = None
+        apply_actions(self.rules, s, idx, actions)
+        s.turns[idx] += 1
+        ended = idx[s.phase[idx] == ROUND_END]
+        if ended.size:
+            end_rounds(self.rules, s, ended, rewards)
+        over = idx[(s.turns[idx] >= self.rules.max_turns) & ~s.done[idx]]
+        if over.size:
+            s.done[over] = True
+            s.truncated[over] = True
+
+    def _auto_forced(self, rewards: np.ndarray) -> None:
+        """With ``auto_forced``, play every decision that has a single legal action."""
+        if not self.rules.auto_forced:
+            return
+        for _ in range(10 * self.rules.max_turns):
+            mask = self.legal_action_mask()
+            single = np.flatnonzero(mask.sum(axis=1) == 1)
+            if not single.size:
+                return
+            self._apply(single, mask[single].argmax(axis=1), rewards)
+
+    def _validate(self, actions: Sequence[int] | np.ndarray) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {a.shape}")
+        if a.size and not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
+        a = a.astype(np.int64)
+        running = ~self.state.done
+        out = np.flatnonzero(running & ((a < 0) | (a >= NUM_ACTIONS)))
+        if out.size:
+            g = int(out[0])
+            raise IllegalActionError(f"game {g}: action id {int(a[g])} is out of range "
+                                     f"0-{NUM_ACTIONS - 1}")
+        mask = self.legal_action_mask()
+        safe = np.where(running, a, 0)
+        bad = np.flatnonzero(running & ~mask[np.arange(self.num_games), safe])
+        if bad.size:
+            g = int(bad[0])
+            legal = ", ".join(self.legal_action_names(g))
+            raise IllegalActionError(
+                f"game {g}: action {ACTION_NAMES[a[g]]!r} (id {a[g]}) is not legal for player "
+                f"{int(self.state.current[g])} in phase {self.phase_name(g)!r}; legal: {legal}")
+        return a
+
+    # --- views ------------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """``int[G]``: the seat that acts next in each game."""
+        return self.state.current.copy()
+
+    @property
+    def phase(self) -> np.ndarray:
+        return self.state.phase.copy()
+
+    @property
+    def pending_draw(self) -> np.ndarray:
+        return self.state.pending.copy()
+
+    @property
+    def terminated(self) -> np.ndarray:
+        return self.state.done & ~self.state.truncated
+
+    @property
+    def truncated(self) -> np.ndarray:
+        return self.state.truncated.copy()
+
+    @property
+    def done(self) -> np.ndarray:
+        return self.state.done.copy()
+
+    @property
+    def winner(self) -> np.ndarray:
+        """``int[G]``: the episode's winner (the match winner in match play), -1 while running."""
+        return self.state.winner.copy()
+
+    @property
+    def round_points(self) -> np.ndarray:
+        return self.state.round_points.copy()
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.state.scores.copy()
+
+    @property
+    def hand_sizes(self) -> np.ndarray:
+        return self.state.hand_size.astype(np.int64)
+
+    def observe(self, players: int | Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """``float32[G, D]``: each game seen by ``players`` (default: the acting players)."""
+        if players is None:
+            p = self.state.current
+        else:
+            p = np.broadcast_to(np.asarray(players, dtype=np.int64), (self.num_games,))
+            if ((p < 0) | (p >= self.num_players)).any():
+                raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
+        return self._observer.observe(self.state, p)
+
+    def census(self) -> np.ndarray:
+        """``int[G, K]``: every card in hands, draw pile and discards, by kind."""
+        s = self.state
+        return (s.hands.sum(axis=1, dtype=np.int64) + s.discard
+                + pile_counts(s, np.arange(self.num_games)))
+
+    def deck_composition(self) -> np.ndarray:
+        return DECKS[self.rules.deck].astype(np.int64)
+
+    # --- one game, by name ------------------------------------------------------------------
+
+    def hand(self, game: int, player: int) -> list[str]:
+        return cards_from_counts(self.state.hands[game, player])
+
+    def top_card(self, game: int = 0) -> str:
+        return card_name(self.state.top[game])
+
+    def current_color(self, game: int = 0) -> str:
+        return COLORS[int(self.state.color[game])]
+
+    def phase_name(self, game: int = 0) -> str:
+        if self.state.done[game]:
+            return "over"
+        return PHASE_NAMES[int(self.state.phase[game])]
+
+    def legal_action_names(self, game: int = 0) -> list[str]:
+        return [ACTION_NAMES[a] for a in np.flatnonzero(self.legal_action_mask()[game])]
+
+    def step_names(self, names: str | Sequence[str]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Step with action names, one per game (a plain string for a one-game engine)."""
+        if isinstance(names, str):
+            names = [names]
+        if len(names) != self.num_games:
+            raise ValueError(f"need {self.num_games} action names, got {len(names)}")
+        return self.step(np.array([action_id(n) for n in names], np.int64))
+
+    # --- scenarios --------------------------------------------------------------------------
+
+    @classmethod
+    def from_setup(cls, rules: Rules, hands: Sequence[Sequence[str]], top: str | None = None,
+                   color: str | None = None, current: int = 0, direction: int = 1,
+                   deck: Sequence[str] | None = None, discard: Sequence[str] = (),
+                   dealer: int | None = None, seed: int = 0) -> Engine:
+        """A one-game engine in a given position (for tests and research).
+
+        ``deck`` lists the next cards of the draw pile, top first; the cards of the
+        deck not placed anywhere are shuffled beneath them. With ``top=None`` the
+        round starts by flipping ``deck[0]`` under the ``first_card`` rule, as a
+        real deal would (``dealer`` then says who dealt).
+        """
+        if len(hands) != rules.num_players:
+            raise ValueError(f"hands gives {len(hands)} players but rules.num_players is "
+                             f"{rules.num_players}")
+        p = rules.num_players
+        if not 0 <= current < p:
+            raise ValueError(f"current={current} is not a seat 0-{p - 1}")
+        if direction not in (1, -1):
+            raise ValueError(f"direction must be 1 or -1, got {direction!r}")
+        eng = cls(rules, 1, seed)
+        s = eng.state
+        hand_counts = np.stack([counts_from_cards(list(h)) for h in hands]).astype(np.int64)
+        top_kind = None if top is None else parse_card(top)
+        deck_kinds = [parse_card(c) for c in (deck or [])]
+        discard_counts = counts_from_cards(list(discard)).astype(np.int64)
+        used = hand_counts.sum(0) + discard_counts + np.bincount(deck_kinds, minlength=NUM_KINDS)
+        if top_kind is not None:
+            used[top_kind] += 1
+        rest = eng.deck_composition() - used
+        if (rest < 0).any():
+            k = int(np.flatnonzero(rest < 0)[0])
+            raise ValueError(f"card {card_name(k)} is used {int(used[k])} times but the "
+                             f"{rules.deck} deck has {int(eng.deck_composition()[k])}")
+        g = np.array([0])
+        s.hands[0] = hand_counts
+        s.hand_size[0] = hand_counts.sum(1)
+        s.discard[0] = discard_counts
+        s.deck[0, : len(deck_kinds)] = deck_kinds
+        write_shuffled(s, g, rest[None, :], np.array([len(deck_kinds)]))
+        s.deck_pos[0] = 0
+        clear_round(s, g)
+        s.direction[0] = direction
+        s.dealer[0] = (current - direction) % p if dealer is None else dealer
+        if top_kind is None:
+            if color is not None:
+                raise ValueError("color must be None when top=None: a wild turned up is "
+                                 "chosen by the player left of the dealer")
+            open_round(rules, s, g)
+            return eng
+        s.discard[0, top_kind] += 1
+        s.top[0] = top_kind
+        if IS_WILD[top_kind]:
+            if color is None:
+                raise ValueError(f"top card {top} is wild: give its color")
+            s.color[0] = parse_color(color)
+        else:
+            if color is not None and parse_color(color) != KIND_COLOR[top_kind]:
+                raise ValueError(f"color {color!r} does not match top card {top}")
+            s.color[0] = KIND_COLOR[top_kind]
+        s.current[0] = current
+        s.phase[0] = TURN
+        s.drawn[0] = -1
+        s.uno_called[0] = False
+        eng._mask = None
+        return eng

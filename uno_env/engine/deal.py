@@ -1,0 +1,147 @@
+"""Shuffling, drawing, reshuffling, dealing and the first card of a round."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import DECKS, IS_NUMBER, KIND_ID, NUM_KINDS
+from ..rules import Rules
+from .rng import random_below, shuffle_order
+from .state import State
+
+HAND_SIZE = 7
+WD4 = KIND_ID["WD4"]
+
+
+def deck_counts(rules: Rules) -> np.ndarray:
+    """Cards per kind of the rules' deck."""
+    return DECKS[rules.deck]
+
+
+def _advance(s: State, games: np.ndarray) -> None:
+    s.counter[games] += np.uint64(1)
+
+
+def write_shuffled(s: State, games: np.ndarray, counts: np.ndarray, start: np.ndarray) -> None:
+    """Shuffle the cards counted in ``counts[n, K]`` into ``deck[g, start:]`` of each game."""
+    if games.size == 0:
+        return
+    totals = counts.sum(axis=1).astype(np.int64)
+    width = int(totals.max(initial=0))
+    order = shuffle_order(s.key[games], s.counter[games], totals, max(width, 1))
+    _advance(s, games)
+    # Cards sorted by kind, then placed in the random order.
+    flat_kinds = np.repeat(np.tile(np.arange(NUM_KINDS, dtype=np.int16), games.size),
+                           counts.ravel().astype(np.int64))
+    row = np.repeat(np.arange(games.size), totals)
+    col = np.arange(row.size) - np.repeat(np.cumsum(totals) - totals, totals)
+    sorted_cards = np.zeros((games.size, max(width, 1)), np.int16)
+    sorted_cards[row, col] = flat_kinds
+    shuffled = np.take_along_axis(sorted_cards, order, axis=1)
+    dest_col = start[row] + col
+    s.deck[games[row], dest_col] = shuffled[row, col]
+    s.deck_len[games] = start + totals
+
+
+def pile_counts(s: State, games: np.ndarray) -> np.ndarray:
+    """Cards per kind left in the draw pile of each game, ``int[n, K]``."""
+    n = games.size
+    width = s.deck.shape[1]
+    cols = np.arange(width)
+    live = (cols[None, :] >= s.deck_pos[games, None]) & (cols[None, :] < s.deck_len[games, None])
+    rows = np.broadcast_to(np.arange(n)[:, None], live.shape)[live]
+    kinds = s.deck[games][live]
+    out = np.zeros((n, NUM_KINDS), np.int64)
+    np.add.at(out, (rows, kinds), 1)
+    return out
+
+
+def reshuffle(s: State, games: np.ndarray) -> None:
+    """Shuffle the discards except the top card into a new draw pile."""
+    counts = s.discard[games].astype(np.int64)
+    counts[np.arange(games.size), s.top[games]] -= 1
+    s.discard[games] = 0
+    s.discard[games, s.top[games]] = 1
+    write_shuffled(s, games, counts, np.zeros(games.size, np.int64))
+    s.deck_pos[games] = 0
+
+
+def draw_one(s: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """Each listed player draws one card; returns the kinds drawn (-1: nothing left)."""
+    empty = s.deck_pos[games] >= s.deck_len[games]
+    if empty.any():
+        reshuffle(s, games[empty])
+    has = s.deck_pos[games] < s.deck_len[games]
+    drawn = np.full(games.size, -1, np.int64)
+    if not has.all():
+        games, players = games[has], players[has]
+    kinds = s.deck[games, s.deck_pos[games]]
+    s.deck_pos[games] += 1
+    s.hands[games, players, kinds] += 1
+    s.hand_size[games, players] += 1
+    drawn[has] = kinds
+    return drawn
+
+
+def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.ndarray) -> None:
+    """Each listed player draws ``n`` cards (fewer if every other card is in a hand)."""
+    n = np.broadcast_to(np.asarray(n, np.int64), games.shape)
+    for i in range(int(n.max(initial=0))):
+        sel = n > i
+        if sel.all():
+            draw_one(s, games, players)
+        else:
+            draw_one(s, games[sel], players[sel])
+
+
+def choose_dealer(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
+    """Set the dealer of a new round per the ``dealer`` option."""
+    p = rules.num_players
+    rand = random_below(s.key[games], s.counter[games], p)
+    _advance(s, games)
+    if rules.dealer == "random":
+        s.dealer[games] = rand
+        return
+    if rules.dealer == "rotate":
+        later = (s.dealer[games] + 1) % p
+    else:  # previous_winner
+        later = np.where(s.round_winner[games] >= 0, s.round_winner[games], rand)
+    s.dealer[games] = np.where(first_round, rand, later)
+
+
+def deal(rules: Rules, s: State, games: np.ndarray) -> None:
+    """Shuffle the full deck and deal seven cards to every seat."""
+    p = rules.num_players
+    n = games.size
+    counts = np.broadcast_to(deck_counts(rules).astype(np.int64), (n, NUM_KINDS))
+    write_shuffled(s, games, counts, np.zeros(n, np.int64))
+    dealt = s.deck[games, : p * HAND_SIZE].reshape(n, p, HAND_SIZE).astype(np.int64)
+    flat = (np.arange(n)[:, None, None] * p + np.arange(p)[None, :, None]) * NUM_KINDS + dealt
+    hands = np.bincount(flat.ravel(), minlength=n * p * NUM_KINDS).reshape(n, p, NUM_KINDS)
+    s.hands[games] = hands
+    s.hand_size[games] = HAND_SIZE
+    s.deck_pos[games] = p * HAND_SIZE
+    s.discard[games] = 0
+
+
+def flip_first_card(rules: Rules, s: State, games: np.ndarray) -> None:
+    """Turn the first discard over, applying the ``first_card`` option's returns and burials."""
+    todo = games
+    while todo.size:
+        pos = s.deck_pos[todo]
+        kinds = s.deck[todo, pos]
+        bad = kinds == WD4 if rules.first_card == "official" else ~IS_NUMBER[kinds]
+        if rules.first_card == "bury_non_number":
+            s.discard[todo, kinds] += 1
+            s.deck_pos[todo] += 1
+            s.top[todo] = kinds
+            todo = todo[bad]
+            continue
+        good = todo[~bad]
+        s.discard[good, kinds[~bad]] += 1
+        s.deck_pos[good] += 1
+        s.top[good] = kinds[~bad]
+        todo = todo[bad]
+        if todo.size:  # return the card and reshuffle the remaining pile
+            counts = pile_counts(s, todo)
+            write_shuffled(s, todo, counts, s.deck_pos[todo].astype(np.int64))

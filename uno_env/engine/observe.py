@@ -1,0 +1,127 @@
+"""The observation: one flat float32 vector per player, egocentric, with named views.
+
+Seats are listed clockwise starting with the seat after the observer
+(``seat offset`` 1, 2, ...), padded to the ten-player maximum, so one layout
+serves every player count. Nothing hidden from the observer enters the vector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+
+from ..cards import NUM_COLORS, NUM_KINDS
+from ..rules import CHOICES, MAX_PLAYERS, Rules
+from .state import NUM_PHASES, State
+
+OTHERS = MAX_PLAYERS - 1
+
+#: Scale of each numeric rule option in the ``rules`` view.
+_INT_SCALE = {"num_players": 10, "challenge_penalty": 4, "uno_penalty": 4, "mercy_limit": 25,
+              "feed_penalty": 20, "target_score": 500, "rounds": 5, "max_turns": 1000}
+
+
+def rules_vector(rules: Rules) -> np.ndarray:
+    """The rule options as numbers: booleans 0/1, choices one-hot, integers scaled."""
+    values: list[float] = []
+    for f in fields(rules):
+        v = getattr(rules, f.name)
+        if f.name in CHOICES:
+            values += [float(v == c) for c in CHOICES[f.name]]
+        elif isinstance(v, bool):
+            values.append(float(v))
+        else:
+            values.append(v / _INT_SCALE.get(f.name, 1))
+    return np.asarray(values, np.float32)
+
+
+RULES_SIZE = rules_vector(Rules()).size
+
+#: (name, size, description) of every view, in order.
+VIEWS: tuple[tuple[str, int, str], ...] = (
+    ("hand", NUM_KINDS, "cards of each kind in the observer's hand"),
+    ("top", NUM_KINDS, "one-hot kind of the top discard"),
+    ("color", NUM_COLORS, "one-hot current color (R, Y, G, B)"),
+    ("phase", NUM_PHASES, "one-hot decision phase of the acting player"),
+    ("pending_draw", 1, "cards the acting player must draw unless answered"),
+    ("direction", 1, "+1 clockwise, -1 counter-clockwise"),
+    ("acting_seat", MAX_PLAYERS, "one-hot seat offset of the acting player (0 = observer)"),
+    ("drawn", NUM_KINDS, "one-hot kind the observer just drew, if they are deciding on it"),
+    ("uno_called", 1, "1 if the observer has called UNO this turn"),
+    ("hand_sizes", OTHERS, "cards held by the seats at offsets 1..9 (0 where no seat)"),
+    ("seats_present", OTHERS, "1 for the seats at offsets 1..9 that are in the game"),
+    ("uno_exposed", OTHERS, "1 for the seat that may be caught not having called UNO"),
+    ("own_hand_size", 1, "cards held by the observer"),
+    ("discards", NUM_KINDS, "cards of each kind in the discard pile (played since the "
+                            "last reshuffle, top included)"),
+    ("draw_pile", 1, "cards left in the draw pile"),
+    ("scores", MAX_PLAYERS, "match scores / 100, observer first then offsets 1..9"),
+    ("partner_hand", NUM_KINDS, "the partner's hand in team play (zeros otherwise)"),
+    ("rules", RULES_SIZE, "the rule options as numbers (see rules_vector)"),
+)
+
+
+def _slices() -> dict[str, slice]:
+    out, start = {}, 0
+    for name, size, _ in VIEWS:
+        out[name] = slice(start, start + size)
+        start += size
+    return out
+
+
+VIEW_SLICES: dict[str, slice] = _slices()
+OBS_SIZE = sum(size for _, size, _ in VIEWS)
+
+
+class Observer:
+    """Builds observations for one rule set (the constant parts are computed once)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        p = rules.num_players
+        self.rules_vec = rules_vector(rules)
+        self.offsets = np.arange(1, p)                  # seat offsets that exist
+        self.present = np.zeros(OTHERS, np.float32)
+        self.present[: p - 1] = 1.0
+
+    def observe(self, s: State, players: np.ndarray) -> np.ndarray:
+        """``float32[G, OBS_SIZE]``: each game seen by ``players[g]``."""
+        g = s.num_games
+        p = self.rules.num_players
+        ar = np.arange(g)
+        v = VIEW_SLICES
+        out = np.zeros((g, OBS_SIZE), np.float32)
+        out[:, v["hand"]] = s.hands[ar, players]
+        out[ar, v["top"].start + s.top] = 1.0
+        out[ar, v["color"].start + s.color] = 1.0
+        out[ar, v["phase"].start + np.minimum(s.phase, NUM_PHASES - 1)] = 1.0
+        out[:, v["pending_draw"].start] = s.pending
+        out[:, v["direction"].start] = s.direction
+        rel_actor = (s.current - players) % p
+        out[ar, v["acting_seat"].start + rel_actor] = 1.0
+        acting = (s.current == players) & (s.drawn >= 0)
+        if acting.any():
+            i = np.flatnonzero(acting)
+            out[i, v["drawn"].start + s.drawn[i]] = 1.0
+        out[:, v["uno_called"].start] = s.uno_called & (s.current == players)
+        seats = (players[:, None] + self.offsets[None, :]) % p
+        hs = v["hand_sizes"].start
+        out[:, hs:hs + p - 1] = s.hand_size[ar[:, None], seats]
+        out[:, v["seats_present"]] = self.present
+        exposed = s.uno_offender >= 0
+        if exposed.any():
+            i = np.flatnonzero(exposed)
+            rel = (s.uno_offender[i] - players[i]) % p
+            ok = rel > 0
+            out[i[ok], v["uno_exposed"].start + rel[ok] - 1] = 1.0
+        out[:, v["own_hand_size"].start] = s.hand_size[ar, players]
+        out[:, v["discards"]] = s.discard
+        out[:, v["draw_pile"].start] = s.deck_len - s.deck_pos
+        sc = v["scores"].start
+        all_seats = (players[:, None] + np.arange(p)[None, :]) % p
+        out[:, sc:sc + p] = s.scores[ar[:, None], all_seats] / 100.0
+        if self.rules.teams:
+            out[:, v["partner_hand"]] = s.hands[ar, (players + 2) % p]
+        out[:, v["rules"]] = self.rules_vec
+        return out

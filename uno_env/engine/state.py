@@ -1,0 +1,97 @@
+"""The engine state: one struct of numpy arrays, first axis = game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..cards import MAX_DECK_SIZE, NUM_KINDS
+
+# Decision phases: what the acting player is deciding.
+TURN = 0          # a normal turn: play a card or draw
+AFTER_DRAW = 1    # the card just drawn (or, by option, any card) may be played; or pass
+RESPOND = 2       # a draw penalty is pending: accept it or challenge (or answer it)
+CHOOSE_COLOR = 3  # a wild's color is still to be chosen (first card)
+FORCED_PLAY = 4   # a retracted Wild Draw Four: play one of the hidden legal cards
+NUM_PHASES = 5
+ROUND_END = 5     # not a decision: the round has just ended (internal, within a step)
+PHASE_NAMES = ("turn", "after_draw", "respond", "choose_color", "forced_play")
+
+
+@dataclass
+class State:
+    """Arrays over ``G`` games with ``P`` seats and ``K`` card kinds."""
+
+    hands: np.ndarray         # int8[G, P, K]  cards of each kind in each hand
+    hand_size: np.ndarray     # int16[G, P]    kept equal to hands.sum(-1)
+    deck: np.ndarray          # int16[G, N]    draw pile; cards deck_pos..deck_len-1 remain
+    deck_pos: np.ndarray      # int32[G]       next card to draw
+    deck_len: np.ndarray      # int32[G]       end of the pile
+    discard: np.ndarray       # int16[G, K]    discards by kind, top card included
+    top: np.ndarray           # int16[G]       kind of the top discard
+    color: np.ndarray         # int8[G]        current color
+    current: np.ndarray       # int64[G]       seat that acts next
+    direction: np.ndarray     # int64[G]       +1 clockwise, -1 counter-clockwise
+    phase: np.ndarray         # int8[G]        decision phase (constants above)
+    pending: np.ndarray       # int16[G]       draw penalty waiting on the acting player
+    drawn: np.ndarray         # int16[G]       kind drawn this turn, -1 if none
+    uno_called: np.ndarray    # bool[G]        the acting player has called UNO this turn
+    uno_offender: np.ndarray  # int64[G]       seat that may be caught (-1: none)
+    attacker: np.ndarray      # int64[G]       seat that played the challengeable Wild Draw Four
+    wd4_guilty: np.ndarray    # bool[G]        that Wild Draw Four broke the restriction
+    prev_top: np.ndarray      # int16[G]       top card before that Wild Draw Four
+    prev_color: np.ndarray    # int8[G]        color before that Wild Draw Four
+    hidden: np.ndarray        # bool[G, K]     kinds a retracted offender may be forced to play
+    dealer: np.ndarray        # int64[G]
+    turns: np.ndarray         # int32[G]       decisions taken this round
+    key: np.ndarray           # uint64[G]      random key of the game's seed
+    counter: np.ndarray       # uint64[G]      random numbers used so far
+    done: np.ndarray          # bool[G]        the episode has ended
+    truncated: np.ndarray     # bool[G]        ... by max_turns
+    winner: np.ndarray        # int64[G]       episode winner, -1 while running
+    round_winner: np.ndarray  # int64[G]       last round's winner, -1 while running
+    round_points: np.ndarray  # int32[G, P]    points of the last round
+    scores: np.ndarray        # int32[G, P]    match totals
+    rounds_played: np.ndarray  # int32[G]
+
+    @classmethod
+    def empty(cls, num_games: int, num_players: int) -> State:
+        g, p, k = num_games, num_players, NUM_KINDS
+        i64 = np.int64
+        return cls(
+            hands=np.zeros((g, p, k), np.int8), hand_size=np.zeros((g, p), np.int16),
+            deck=np.zeros((g, MAX_DECK_SIZE), np.int16), deck_pos=np.zeros(g, np.int32),
+            deck_len=np.zeros(g, np.int32), discard=np.zeros((g, k), np.int16),
+            top=np.zeros(g, np.int16), color=np.zeros(g, np.int8), current=np.zeros(g, i64),
+            direction=np.ones(g, i64), phase=np.zeros(g, np.int8), pending=np.zeros(g, np.int16),
+            drawn=np.full(g, -1, np.int16), uno_called=np.zeros(g, bool),
+            uno_offender=np.full(g, -1, i64), attacker=np.full(g, -1, i64),
+            wd4_guilty=np.zeros(g, bool), prev_top=np.zeros(g, np.int16),
+            prev_color=np.zeros(g, np.int8), hidden=np.zeros((g, k), bool),
+            dealer=np.zeros(g, i64), turns=np.zeros(g, np.int32), key=np.zeros(g, np.uint64),
+            counter=np.zeros(g, np.uint64), done=np.zeros(g, bool), truncated=np.zeros(g, bool),
+            winner=np.full(g, -1, i64), round_winner=np.full(g, -1, i64),
+            round_points=np.zeros((g, p), np.int32), scores=np.zeros((g, p), np.int32),
+            rounds_played=np.zeros(g, np.int32),
+        )
+
+    def copy(self) -> State:
+        return State(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
+
+    def take(self, games: np.ndarray) -> State:
+        """A new state holding only the given games."""
+        return State(**{f.name: getattr(self, f.name)[games].copy() for f in fields(self)})
+
+    def put(self, games: np.ndarray, other: State) -> None:
+        """Write ``other`` (a state of ``len(games)`` games) into the given games."""
+        for f in fields(self):
+            getattr(self, f.name)[games] = getattr(other, f.name)
+
+    @property
+    def num_games(self) -> int:
+        return self.hands.shape[0]
+
+    @property
+    def num_players(self) -> int:
+        return self.hands.shape[1]

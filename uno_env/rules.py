@@ -1,0 +1,230 @@
+"""Rule options and presets (RULES.md sections 3 and 4).
+
+A :class:`Rules` is a frozen, validated set of option values; every option's
+default is the official international rule. A preset is a named set of
+overrides: ``Rules.preset("federation", num_players=3)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .cards import DECKS
+
+#: Allowed values of every option that takes one of a fixed set of strings.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "deck": tuple(DECKS),
+    "first_card": ("official", "bury_non_number", "redraw_non_number"),
+    "first_player": ("left_of_dealer", "dealer"),
+    "dealer": ("random", "previous_winner", "rotate"),
+    "draw_rule": ("one_may_play", "one_then_pass", "until_playable_may_play",
+                  "until_playable_must_play"),
+    "wd4_restriction": ("color", "playable", "none"),
+    "challenge_guilty": ("offender_draws", "retract"),
+    "stack_draw2_on_draw4": ("never", "matching_color", "any"),
+    "stack_skip": ("none", "skip_next", "pass_on"),
+    "multi_play": ("none", "same_number", "identical", "same_kind"),
+    "multi_skip": ("consecutive", "each"),
+    "finish_on_action": ("allowed", "forbidden_draw1", "forbidden_draw2"),
+    "end": ("first_out", "last_standing"),
+    "scoring": ("winner_takes_sum", "zero_sum", "card_count", "rank", "none"),
+    "points": ("standard", "house"),
+    "reward": ("win", "points", "rank"),
+}
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of the game; the defaults are the official rules.
+
+    See ``docs/rules.md`` for what each option does and where it comes from.
+    """
+
+    num_players: int = 4
+    deck: str = "classic108"
+    # start of the round
+    first_card: str = "official"
+    first_player: str = "left_of_dealer"
+    dealer: str = "random"
+    # drawing
+    draw_rule: str = "one_may_play"
+    draw_when_playable: bool = True
+    play_any_after_draw: bool = False
+    # Wild Draw Four
+    wd4_restriction: str = "color"
+    wd4_bluff: bool = True
+    challenge: bool = True
+    challenge_guilty: str = "offender_draws"
+    challenge_penalty: int = 2
+    # draw stacking
+    stack_draw2_on_draw2: bool = False
+    stack_draw4_on_draw2: bool = False
+    stack_draw4_on_draw4: bool = False
+    stack_draw2_on_draw4: str = "never"
+    stack_no_mixing: bool = False
+    stack_reverse: bool = False
+    stack_skip: str = "none"
+    stack_wild_cancels: bool = False
+    stack_by_value: bool = False
+    challenge_on_stack: bool = False
+    # several cards at once
+    multi_play: str = "none"
+    multi_effects_add: bool = False
+    multi_skip: str = "consecutive"
+    # going out
+    finish_on_action: str = "allowed"
+    uno_penalty: int = 2
+    # special rules
+    seven_zero: bool = False
+    jump_in: bool = False
+    dobon: bool = False
+    mercy_limit: int = 0
+    # end of round and scoring
+    end: str = "first_out"
+    scoring: str = "winner_takes_sum"
+    points: str = "standard"
+    feed_penalty: int = 0
+    match: bool = False
+    target_score: int = 500
+    rounds: int = 0
+    max_turns: int = 1000
+    teams: bool = False
+    # environment conveniences
+    auto_forced: bool = False
+    reward: str = "win"
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """The rules of a named preset, with any option overridden."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+        unknown = sorted(set(overrides) - OPTION_NAMES)
+        if unknown:
+            raise ValueError(f"unknown rule option(s) {', '.join(map(repr, unknown))}")
+        return cls(**{**PRESETS[name], **overrides})
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated again)."""
+        unknown = sorted(set(changes) - OPTION_NAMES)
+        if unknown:
+            raise ValueError(f"unknown rule option(s) {', '.join(map(repr, unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def differences(self) -> dict[str, Any]:
+        """The options that differ from the official defaults."""
+        base = Rules(num_players=self.num_players)
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)}
+
+    def describe(self) -> str:
+        """A readable table of every option, marking those that differ from ``official``."""
+        diff = self.differences()
+        name = next((n for n, p in PRESETS.items()
+                     if Rules(**{**p, "num_players": self.num_players}) == self), None)
+        lines = [f"Rules ({'preset ' + repr(name) if name else 'custom'}, "
+                 f"{self.num_players} players)"]
+        for f in fields(self):
+            mark = "*" if f.name in diff else " "
+            lines.append(f" {mark} {f.name:<22} {getattr(self, f.name)!r}")
+        lines.append(" (* differs from the official rules)")
+        return "\n".join(lines)
+
+
+OPTION_NAMES = frozenset(f.name for f in fields(Rules))
+
+_BOOL_OPTIONS = {f.name for f in fields(Rules) if f.type in ("bool", bool)}
+_INT_OPTIONS = {f.name for f in fields(Rules) if f.type in ("int", int)}
+
+
+def _validate(r: Rules) -> None:
+    for name in _BOOL_OPTIONS:
+        if not isinstance(getattr(r, name), bool):
+            raise ValueError(f"option {name} must be True or False, got {getattr(r, name)!r}")
+    for name in _INT_OPTIONS:
+        value = getattr(r, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"option {name} must be a non-negative integer, got {value!r}")
+    for name, allowed in CHOICES.items():
+        if getattr(r, name) not in allowed:
+            raise ValueError(f"option {name}={getattr(r, name)!r} is not one of {allowed}")
+    if not MIN_PLAYERS <= r.num_players <= MAX_PLAYERS:
+        raise ValueError(f"option num_players={r.num_players} must be between "
+                         f"{MIN_PLAYERS} and {MAX_PLAYERS}")
+    if r.max_turns < 1:
+        raise ValueError("option max_turns must be at least 1")
+    if r.target_score < 1:
+        raise ValueError("option target_score must be at least 1")
+    if r.challenge and r.wd4_restriction == "none":
+        raise ValueError("option challenge=True needs a wd4_restriction other than 'none' "
+                         "(there is nothing to challenge)")
+    if r.challenge and not r.wd4_bluff:
+        raise ValueError("option challenge=True needs wd4_bluff=True (without bluffing a "
+                         "challenge always fails)")
+    if r.challenge_on_stack and not r.challenge:
+        raise ValueError("option challenge_on_stack=True needs challenge=True")
+    if r.scoring == "rank" and r.end != "last_standing":
+        raise ValueError("option scoring='rank' needs end='last_standing'")
+    if r.reward == "rank" and r.end != "last_standing":
+        raise ValueError("option reward='rank' needs end='last_standing'")
+    if r.teams and r.num_players != 4:
+        raise ValueError("option teams=True needs num_players=4")
+    if r.teams and r.end == "last_standing":
+        raise ValueError("options teams=True and end='last_standing' cannot be combined")
+    if r.multi_effects_add and r.multi_play == "none":
+        raise ValueError("option multi_effects_add=True needs a multi_play other than 'none'")
+
+
+#: Every preset of RULES.md section 4 as overrides of the official defaults.
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {},
+    "official_jp": dict(wd4_restriction="playable", challenge_guilty="retract",
+                        scoring="zero_sum", rounds=5),
+    "federation": dict(
+        first_card="bury_non_number", first_player="dealer", dealer="previous_winner",
+        play_any_after_draw=True, multi_play="same_number", multi_effects_add=True,
+        stack_draw2_on_draw2=True, stack_draw4_on_draw2=True, stack_draw4_on_draw4=True,
+        stack_draw2_on_draw4="matching_color", challenge=False, wd4_restriction="none",
+        finish_on_action="forbidden_draw1", scoring="zero_sum", feed_penalty=20,
+    ),
+    "draw_return": dict(
+        stack_draw2_on_draw2=True, stack_draw4_on_draw4=True, stack_no_mixing=True,
+        stack_reverse=True, stack_skip="skip_next", wd4_restriction="none", challenge=False,
+        multi_play="identical", scoring="winner_takes_sum",
+    ),
+    "house_dobon": dict(
+        dobon=True, multi_skip="each", points="house", scoring="zero_sum",
+        draw_rule="one_then_pass", stack_draw2_on_draw2=True, stack_draw4_on_draw4=True,
+        stack_wild_cancels=True, wd4_restriction="none", challenge=False, multi_play="same_kind",
+        multi_effects_add=True, finish_on_action="forbidden_draw1",
+    ),
+    "computer": dict(stack_draw2_on_draw2=True, stack_draw4_on_draw4=True,
+                     challenge_on_stack=True, jump_in=True, seven_zero=True),
+    "last_standing": dict(end="last_standing", scoring="rank"),
+    "no_mercy": dict(
+        deck="no_mercy168", stack_by_value=True, seven_zero=True,
+        draw_rule="until_playable_must_play", first_card="redraw_non_number", challenge=False,
+        mercy_limit=25, end="last_standing",
+    ),
+    "teams": dict(teams=True, num_players=4),
+}
+
+#: Options the engine plays today; any other non-default value raises NotImplementedError.
+IMPLEMENTED_DEFAULTS_ONLY: tuple[str, ...] = (
+    "stack_draw2_on_draw2", "stack_draw4_on_draw2", "stack_draw4_on_draw4", "stack_draw2_on_draw4",
+    "stack_no_mixing", "stack_reverse", "stack_skip", "stack_wild_cancels", "stack_by_value",
+    "challenge_on_stack", "multi_play", "multi_effects_add", "multi_skip", "finish_on_action",
+    "seven_zero", "jump_in", "dobon", "mercy_limit", "end", "feed_penalty", "teams",
+)
+
+
+def unimplemented_options(rules: Rules) -> list[str]:
+    """Options set to a value the engine does not play yet."""
+    base = Rules(num_players=rules.num_players)
+    return [n for n in IMPLEMENTED_DEFAULTS_ONLY if getattr(rules, n) != getattr(base, n)]
