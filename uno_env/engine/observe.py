@@ -93,9 +93,9 @@ class Observer:
         v = VIEW_SLICES
         out = np.zeros((g, OBS_SIZE), np.float32)
         out[:, v["hand"]] = s.hands[ar, players]
-        out[ar, v["top"].start + s.top] = 1.0
-        out[ar, v["color"].start + s.color] = 1.0
-        out[ar, v["phase"].start + np.minimum(s.phase, NUM_PHASES - 1)] = 1.0
+        out[ar, v["top"].start + s.top.astype(np.int64)] = 1.0
+        out[ar, v["color"].start + s.color.astype(np.int64)] = 1.0
+        out[ar, v["phase"].start + np.minimum(s.phase, NUM_PHASES - 1).astype(np.int64)] = 1.0
         out[:, v["pending_draw"].start] = s.pending
         out[:, v["direction"].start] = s.direction
         rel_actor = (s.current - players) % p
@@ -103,7 +103,7 @@ class Observer:
         acting = (s.current == players) & (s.drawn >= 0)
         if acting.any():
             i = np.flatnonzero(acting)
-            out[i, v["drawn"].start + s.drawn[i]] = 1.0
+            out[i, v["drawn"].start + s.drawn[i].astype(np.int64)] = 1.0
         out[:, v["uno_called"].start] = s.uno_called & (s.current == players)
         seats = (players[:, None] + self.offsets[None, :]) % p
         hs = v["hand_sizes"].start
