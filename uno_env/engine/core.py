@@ -114,7 +114,8 @@ class Engine:
             raise ValueError(f"seed must be an int or {n} integers, got {seed!r}")
         return seeds.astype(np.int64)
 
-    def _game_indices(self, games: Sequence[int] | np.ndarray | None) -> np.ndarray:
+    def _game_indices(self, games: Sequence[int] | np.ndarray | None, unique: bool = True
+                      ) -> np.ndarray:
         if games is None:
             return np.arange(self.num_games)
         idx = np.asarray(games)
@@ -125,7 +126,12 @@ class Engine:
         bad = idx[(idx < 0) | (idx >= self.num_games)]
         if bad.size:
             raise ValueError(f"game index {int(bad[0])} out of range 0-{self.num_games - 1}")
-        return np.unique(idx.astype(np.int64))
+        idx = idx.astype(np.int64)
+        if unique:
+            return np.unique(idx)
+        if np.unique(idx).size != idx.size:
+            raise ValueError("games lists a game twice")
+        return idx
 
     # --- decisions --------------------------------------------------------------------------
 
@@ -136,18 +142,25 @@ class Engine:
             self._mask.flags.writeable = False
         return self._mask
 
-    def step(self, actions: Sequence[int] | np.ndarray
+    def step(self, actions: Sequence[int] | np.ndarray,
+             games: Sequence[int] | np.ndarray | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apply one action per game; returns ``(rewards[G, P], terminated[G], truncated[G])``.
 
-        Actions of finished games are ignored. An illegal action raises
-        :class:`IllegalActionError` before anything changes.
+        With ``games`` (indices), only those games advance and ``actions`` holds
+        one action for each of them. Actions of finished games are ignored. An
+        illegal action raises :class:`IllegalActionError` before anything changes.
         """
-        actions = self._validate(actions)
+        idx = None if games is None else self._game_indices(games, unique=False)
+        actions = self._validate(actions, idx)
         s = self.state
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        idx = np.flatnonzero(~s.done)
-        self._apply(idx, actions[idx], rewards)
+        if idx is None:
+            run = np.flatnonzero(~s.done)
+            self._apply(run, actions[run], rewards)
+        else:
+            live = ~s.done[idx]
+            self._apply(idx[live], actions[live], rewards)
         self._auto_forced(rewards)
         return rewards, self.terminated, s.truncated.copy()
 
@@ -175,27 +188,30 @@ class Engine:
                 return
             self._apply(single, mask[single].argmax(axis=1), rewards)
 
-    def _validate(self, actions: Sequence[int] | np.ndarray) -> np.ndarray:
+    def _validate(self, actions: Sequence[int] | np.ndarray, idx: np.ndarray | None
+                  ) -> np.ndarray:
         a = np.asarray(actions)
-        if a.shape != (self.num_games,):
-            raise ValueError(f"actions must have shape ({self.num_games},), got {a.shape}")
+        games = np.arange(self.num_games) if idx is None else idx
+        if a.shape != games.shape:
+            raise ValueError(f"actions must have shape {games.shape}, got {a.shape}")
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
         a = a.astype(np.int64)
-        running = ~self.state.done
+        running = ~self.state.done[games]
         out = np.flatnonzero(running & ((a < 0) | (a >= NUM_ACTIONS)))
         if out.size:
-            g = int(out[0])
-            raise IllegalActionError(f"game {g}: action id {int(a[g])} is out of range "
-                                     f"0-{NUM_ACTIONS - 1}")
+            i = int(out[0])
+            raise IllegalActionError(f"game {int(games[i])}: action id {int(a[i])} is out of "
+                                     f"range 0-{NUM_ACTIONS - 1}")
         mask = self.legal_action_mask()
         safe = np.where(running, a, 0)
-        bad = np.flatnonzero(running & ~mask[np.arange(self.num_games), safe])
+        bad = np.flatnonzero(running & ~mask[games, safe])
         if bad.size:
-            g = int(bad[0])
+            i = int(bad[0])
+            g = int(games[i])
             legal = ", ".join(self.legal_action_names(g))
             raise IllegalActionError(
-                f"game {g}: action {ACTION_NAMES[a[g]]!r} (id {a[g]}) is not legal for player "
+                f"game {g}: action {ACTION_NAMES[a[i]]!r} (id {a[i]}) is not legal for player "
                 f"{int(self.state.current[g])} in phase {self.phase_name(g)!r}; legal: {legal}")
         return a
 
