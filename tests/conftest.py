@@ -1,0 +1,49 @@
+"""Shared helpers of the test suite."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from uno_env import Engine, Rules
+
+
+def setup(preset: str = "official", hands=(), **kwargs) -> Engine:
+    """A one-game engine in a given position under a preset with ``len(hands)`` players."""
+    overrides = kwargs.pop("rules", {})
+    rules = Rules.preset(preset, num_players=len(hands), **overrides)
+    return Engine.from_setup(rules, hands=[list(h) for h in hands], **kwargs)
+
+
+def snapshot(engine: Engine) -> dict[str, np.ndarray]:
+    """A copy of every array of the engine state."""
+    return {f.name: getattr(engine.state, f.name).copy()
+            for f in dataclasses.fields(engine.state)}
+
+
+def assert_same_state(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
+    assert a.keys() == b.keys()
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=f"state field {name} differs")
+
+
+def random_actions(engine: Engine, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per running game (0 for finished games)."""
+    mask = engine.legal_action_mask()
+    actions = np.zeros(engine.num_games, np.int64)
+    for g in np.flatnonzero(mask.any(axis=1)):
+        actions[g] = rng.choice(np.flatnonzero(mask[g]))
+    return actions
+
+
+def assert_census(engine: Engine) -> None:
+    expected = np.broadcast_to(engine.deck_composition(), (engine.num_games,
+                                                            engine.deck_composition().size))
+    np.testing.assert_array_equal(engine.census(), expected)
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(12345)
