@@ -86,12 +86,24 @@ def draw_one(s: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
 def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.ndarray) -> None:
     """Each listed player draws ``n`` cards (fewer if every other card is in a hand)."""
     n = np.broadcast_to(np.asarray(n, np.int64), games.shape)
-    for i in range(int(n.max(initial=0))):
-        sel = n > i
-        if sel.all():
-            draw_one(s, games, players)
-        else:
+    short = s.deck_len[games] - s.deck_pos[games] < n
+    if short.any():  # reshuffles on the way: one card at a time, in order
+        for i in range(int(n[short].max())):
+            sel = short & (n > i)
             draw_one(s, games[sel], players[sel])
+        games, players, n = games[~short], players[~short], n[~short]
+    width = int(n.max(initial=0))
+    if width == 0:
+        return
+    cols = np.arange(width)
+    take = cols[None, :] < n[:, None]
+    pos = np.minimum(s.deck_pos[games, None] + cols[None, :], s.deck.shape[1] - 1)
+    kinds = s.deck[games[:, None], pos][take]
+    rows = np.broadcast_to(games[:, None], take.shape)[take]
+    seats = np.broadcast_to(players[:, None], take.shape)[take]
+    np.add.at(s.hands, (rows, seats, kinds), 1)
+    s.deck_pos[games] += n.astype(np.int32)
+    s.hand_size[games, players] += n.astype(np.int16)
 
 
 def choose_dealer(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import (
-    ACTION_KIND,
     CATCH,
     CHALLENGE,
     COLOR_BASE,
@@ -39,7 +38,6 @@ def _match_table() -> np.ndarray:
 
 
 MATCH = _match_table()
-_PLAY_KIND = ACTION_KIND[:NUM_PLAY_ACTIONS].astype(np.int64)
 
 
 def holds_color(hands: np.ndarray, color: np.ndarray) -> np.ndarray:
@@ -76,7 +74,7 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
     g = s.num_games
     ar = np.arange(g)
     player = s.current
-    hands = s.hands[ar, player]
+    hands = s.hands.reshape(g * s.num_players, -1).take(ar * s.num_players + player, axis=0)
     phase = s.phase
     kinds = playable(rules, hands, s.top, s.color.astype(np.int64))
     mask = np.zeros((g, NUM_ACTIONS), bool)
@@ -94,7 +92,9 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
         kinds[idx, WD4] = False
     plays_allowed = (phase == TURN) | after | forced
     kinds &= plays_allowed[:, None]
-    mask[:, :NUM_PLAY_ACTIONS] = kinds[:, _PLAY_KIND]
+    mask[:, :NUM_COLORED_KINDS] = kinds[:, :NUM_COLORED_KINDS]
+    wild_plays = mask[:, NUM_COLORED_KINDS:NUM_PLAY_ACTIONS].reshape(g, -1, NUM_COLORS)
+    wild_plays[...] = kinds[:, NUM_COLORED_KINDS:, None]
     any_play = kinds.any(axis=1)
 
     turn = phase == TURN

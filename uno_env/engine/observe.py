@@ -82,8 +82,17 @@ class Observer:
         p = rules.num_players
         self.rules_vec = rules_vector(rules)
         self.offsets = np.arange(1, p)                  # seat offsets that exist
-        self.present = np.zeros(OTHERS, np.float32)
-        self.present[: p - 1] = 1.0
+        self._template = np.zeros((0, OBS_SIZE), np.float32)
+        self.hot_offsets = np.array([VIEW_SLICES[n].start for n in ("top", "color", "phase")])
+
+    def _blank(self, g: int) -> np.ndarray:
+        """A fresh ``float32[g, OBS_SIZE]`` holding the views that never change."""
+        if self._template.shape[0] != g:
+            self._template = np.zeros((g, OBS_SIZE), np.float32)
+            self._template[:, VIEW_SLICES["rules"]] = self.rules_vec
+            start = VIEW_SLICES["seats_present"].start
+            self._template[:, start:start + self.rules.num_players - 1] = 1.0
+        return self._template.copy()
 
     def observe(self, s: State, players: np.ndarray) -> np.ndarray:
         """``float32[G, OBS_SIZE]``: each game seen by ``players[g]``."""
@@ -91,11 +100,10 @@ class Observer:
         p = self.rules.num_players
         ar = np.arange(g)
         v = VIEW_SLICES
-        out = np.zeros((g, OBS_SIZE), np.float32)
-        out[:, v["hand"]] = s.hands[ar, players]
-        out[ar, v["top"].start + s.top.astype(np.int64)] = 1.0
-        out[ar, v["color"].start + s.color.astype(np.int64)] = 1.0
-        out[ar, v["phase"].start + np.minimum(s.phase, NUM_PHASES - 1).astype(np.int64)] = 1.0
+        out = self._blank(g)
+        out[:, v["hand"]] = s.hands.reshape(g * p, -1).take(ar * p + players, axis=0)
+        hot = np.stack([s.top, s.color, np.minimum(s.phase, NUM_PHASES - 1)], axis=1)
+        out[ar[:, None], hot + self.hot_offsets] = 1.0
         out[:, v["pending_draw"].start] = s.pending
         out[:, v["direction"].start] = s.direction
         rel_actor = (s.current - players) % p
@@ -108,7 +116,6 @@ class Observer:
         seats = (players[:, None] + self.offsets[None, :]) % p
         hs = v["hand_sizes"].start
         out[:, hs:hs + p - 1] = s.hand_size[ar[:, None], seats]
-        out[:, v["seats_present"]] = self.present
         exposed = s.uno_offender >= 0
         if exposed.any():
             i = np.flatnonzero(exposed)
@@ -123,5 +130,4 @@ class Observer:
         out[:, sc:sc + p] = s.scores[ar[:, None], all_seats] / 100.0
         if self.rules.teams:
             out[:, v["partner_hand"]] = s.hands[ar, (players + 2) % p]
-        out[:, v["rules"]] = self.rules_vec
         return out
