@@ -1,0 +1,202 @@
+"""The ``uno-env`` command: random-play simulation, presets and rule tables.
+
+A thin layer over :mod:`uno_env.simulate` and :class:`uno_env.Rules`; it only
+parses arguments and formats output. Tables and the progress bar use ``rich``
+(the ``cli`` extra); without it the same numbers are printed as plain text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from .engine import Engine
+from .rules import PRESETS, Rules
+from .simulate import SimulationResult, simulate
+
+try:  # the cli extra
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+except ImportError:  # pragma: no cover - exercised only without the extra
+    Console = None  # type: ignore[assignment,misc]
+
+
+Rows = list[tuple[str, str]]
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _interval(lo: float, hi: float) -> str:
+    return "n/a" if math.isnan(lo) else f"[{100 * lo:.2f}%, {100 * hi:.2f}%]"
+
+
+def summary_rows(res: SimulationResult) -> Rows:
+    """The overall statistics of a simulation as (metric, value) rows."""
+    lo, hi = res.first_player_win_interval()
+    return [
+        ("games", f"{res.games:,} ({res.terminated:,} won, "
+                  f"{res.games - res.terminated:,} truncated)"),
+        ("wall time", f"{res.seconds:.2f} s"),
+        ("games/s", f"{res.games_per_second:,.0f}"),
+        ("decisions/s", f"{res.decisions_per_second:,.0f}"),
+        ("decisions per game (mean)", f"{res.mean_decisions:.1f}"),
+        ("decisions per game (p95)", f"{res.p95_decisions:.0f}"),
+        ("first-player win rate [95% CI]",
+         f"{_pct(res.first_player_win_rate())} {_interval(lo, hi)}"),
+        ("truncated games (max_turns)", _pct(res.truncated_share)),
+    ]
+
+
+def seat_rows(res: SimulationResult) -> list[tuple[str, str, str, str]]:
+    """One (seat, win rate, 95% interval, mean round points) row per seat."""
+    rates = res.seat_win_rates()
+    points = res.mean_round_points()
+    return [(str(seat), _pct(float(rates[seat])), _interval(*ci), f"{points[seat]:.1f}")
+            for seat, ci in enumerate(res.seat_win_intervals())]
+
+
+def _print_result(res: SimulationResult, title: str) -> None:
+    seat_header = ("seat", "win rate", "95% interval", "mean round points")
+    if Console is None:
+        print(title)
+        for name, value in summary_rows(res):
+            print(f"  {name:<32} {value}")
+        print("  " + " | ".join(seat_header))
+        for row in seat_rows(res):
+            print("  " + " | ".join(row))
+        print("  win rates over games with a winner; round points over the same games")
+        return
+    console = Console()
+    table = Table(title=title)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for row in summary_rows(res):
+        table.add_row(*row)
+    console.print(table)
+    seats = Table(title="per seat (over games with a winner)")
+    for i, name in enumerate(seat_header):
+        seats.add_column(name, justify="left" if i == 0 else "right")
+    for row in seat_rows(res):
+        seats.add_row(*row)
+    console.print(seats)
+
+
+@contextmanager
+def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar over finished games, yielding the callback that advances it."""
+    if not enabled or Console is None:
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
+    with Progress(*columns) as bar:
+        task = bar.add_task("games", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _rules(preset: str, players: int) -> Rules:
+    try:
+        return Rules.preset(preset, num_players=players)
+    except ValueError as err:
+        raise SystemExit(f"uno-env: {err}") from None
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play random legal games and print their statistics."""
+    rules = _rules(args.preset, args.players)
+    try:
+        Engine(rules, 1, 0)
+    except NotImplementedError as err:
+        raise SystemExit(f"uno-env: preset {args.preset!r} is not playable yet: {err}") from None
+    with _progress(args.games, not args.no_progress) as advance:
+        res = simulate(rules, args.games, batch=args.batch, seed=args.seed, on_progress=advance)
+    _print_result(res, f"Random legal play: preset {args.preset!r}, {args.players} players, "
+                       f"batch {min(args.batch, args.games)}, seed {args.seed}")
+    return 0
+
+
+def preset_rows() -> list[tuple[str, str, str]]:
+    """(name, playable now, options differing from official) for every preset."""
+    rows = []
+    for name in PRESETS:
+        rules = Rules.preset(name)
+        try:
+            Engine(rules, 1, 0)
+            playable = "yes"
+        except NotImplementedError:
+            playable = "not yet"
+        diff = ", ".join(f"{k}={v!r}" for k, v in rules.differences().items()) or "-"
+        rows.append((name, playable, diff))
+    return rows
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    """List the presets, whether the engine plays them yet, and how they differ."""
+    rows = preset_rows()
+    if Console is None:
+        for name, playable, diff in rows:
+            print(f"{name:<14} {playable:<8} {diff}")
+        return 0
+    table = Table(title="Rule presets")
+    for col in ("preset", "playable", "differs from official by"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print every option of a preset, marking those that differ from official."""
+    print(_rules(args.preset, args.players).describe())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``uno-env`` (exposed for tests and documentation)."""
+    parser = argparse.ArgumentParser(
+        prog="uno-env", description="Fast, rule-faithful UNO environment: tools.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play uniformly random legal games in batch")
+    sim.add_argument("--preset", default="official", choices=list(PRESETS))
+    sim.add_argument("--players", type=int, default=4, help="number of players (2-10)")
+    sim.add_argument("--games", type=int, default=10_000, help="games to play")
+    sim.add_argument("--batch", type=int, default=4096, help="games stepped at once")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    sim.set_defaults(func=cmd_simulate)
+
+    pre = sub.add_parser("presets", help="list the rule presets")
+    pre.set_defaults(func=cmd_presets)
+
+    rul = sub.add_parser("rules", help="print every rule option of a preset")
+    rul.add_argument("--preset", default="official", choices=list(PRESETS))
+    rul.add_argument("--players", type=int, default=4)
+    rul.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``uno-env`` command."""
+    args = build_parser().parse_args(argv)
+    if getattr(args, "games", 1) < 1 or getattr(args, "batch", 1) < 1:
+        raise SystemExit("uno-env: --games and --batch must be at least 1")
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

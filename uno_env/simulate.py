@@ -1,0 +1,241 @@
+"""Uniformly random legal play in batch: game statistics and engine throughput.
+
+Random play is the baseline every agent is compared against and the standard
+load for measuring the engine, so the ``uno-env simulate`` command and the
+benchmark script share the code here. Everything is vectorised over the games
+of one :class:`~uno_env.engine.Engine`: one ``step`` advances every game by one
+decision, finished games are restarted in place with ``reset(games=...)``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine import Engine
+from .rules import Rules
+
+
+def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (``bool[G, A]``) as ``int64[G]``.
+
+    Picks a rank ``r`` uniform in ``[0, legal count)`` per row and returns the
+    position of the ``r``-th legal action via a cumulative sum: one random number
+    per row instead of one per action. Rows with no legal action (finished
+    games) get action 0, which the engine ignores for finished games.
+    """
+    cs = np.cumsum(mask, axis=1, dtype=np.int16)
+    rank = (rng.random(mask.shape[0]) * cs[:, -1]).astype(np.int16) + 1
+    return (cs < rank[:, None]).argmin(axis=1).astype(np.int64)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% for the default ``z``).
+
+    Preferred to the normal approximation because it stays inside [0, 1] and is
+    well behaved for rates near 0 or 1 and for few trials. ``(nan, nan)`` for no trials.
+    """
+    if trials <= 0:
+        return math.nan, math.nan
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _play_step(engine: Engine, rng: np.random.Generator, observe: bool
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """One random decision in every running game; returns ``(running_before, ended_idx)``."""
+    mask = engine.legal_action_mask()
+    if observe:
+        engine.observe()
+    running = ~engine.state.done
+    engine.step(random_legal_actions(mask, rng))
+    ended = np.flatnonzero(running & engine.state.done)
+    return running, ended
+
+
+@dataclass
+class SimulationResult:
+    """Per-game records of a random-play simulation plus its wall-clock time.
+
+    Arrays have one entry per finished game. ``winner`` is -1 for a truncated
+    game (it hit ``max_turns``); rates over winners use the terminated games only.
+    """
+
+    rules: Rules
+    seconds: float
+    decisions: np.ndarray      # int64[N]    decisions taken in each game
+    winner: np.ndarray         # int64[N]    winning seat, -1 if truncated
+    first_player: np.ndarray   # int64[N]    seat that made the game's first decision
+    round_points: np.ndarray   # int64[N, P] points of the game's (last) round
+    truncated: np.ndarray      # bool[N]
+
+    @property
+    def games(self) -> int:
+        """Number of finished games."""
+        return int(self.decisions.size)
+
+    @property
+    def terminated(self) -> int:
+        """Number of games that ended with a winner (not truncated)."""
+        return int((~self.truncated).sum())
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.nan
+
+    @property
+    def decisions_per_second(self) -> float:
+        return float(self.decisions.sum()) / self.seconds if self.seconds > 0 else math.nan
+
+    @property
+    def mean_decisions(self) -> float:
+        return float(self.decisions.mean()) if self.games else math.nan
+
+    @property
+    def p95_decisions(self) -> float:
+        return float(np.percentile(self.decisions, 95)) if self.games else math.nan
+
+    @property
+    def truncated_share(self) -> float:
+        return float(self.truncated.mean()) if self.games else math.nan
+
+    def seat_wins(self) -> np.ndarray:
+        """``int64[P]``: games won by each seat."""
+        won = self.winner[self.winner >= 0]
+        return np.bincount(won, minlength=self.rules.num_players).astype(np.int64)
+
+    def seat_win_rates(self) -> np.ndarray:
+        """``float[P]``: share of the terminated games won by each seat (sums to 1)."""
+        n = self.terminated
+        return self.seat_wins() / n if n else np.full(self.rules.num_players, math.nan)
+
+    def seat_win_intervals(self) -> list[tuple[float, float]]:
+        """95% Wilson interval of each seat's win rate."""
+        return [wilson_interval(int(w), self.terminated) for w in self.seat_wins()]
+
+    def first_player_wins(self) -> int:
+        """Terminated games won by the seat that made the first decision."""
+        return int(((self.winner >= 0) & (self.winner == self.first_player)).sum())
+
+    def first_player_win_rate(self) -> float:
+        n = self.terminated
+        return self.first_player_wins() / n if n else math.nan
+
+    def first_player_win_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.first_player_wins(), self.terminated)
+
+    def mean_round_points(self) -> np.ndarray:
+        """``float[P]``: mean round points of each seat over the terminated games.
+
+        Truncated games score nothing, so they are left out rather than counted as 0.
+        """
+        ok = ~self.truncated
+        if not ok.any():
+            return np.full(self.rules.num_players, math.nan)
+        return self.round_points[ok].mean(axis=0)
+
+
+def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
+             on_progress: Callable[[int], None] | None = None) -> SimulationResult:
+    """Play exactly ``games`` games of uniformly random legal play and record them.
+
+    Runs ``min(batch, games)`` games at once on one engine; a finished game is
+    restarted in its slot until ``games`` games have been started, then the run
+    waits for the last ones to finish. Starting exactly ``games`` games (rather
+    than stopping at the first ``games`` to finish) keeps long games from being
+    under-represented. ``on_progress(n)`` is called with the number of games
+    finished by each step. Deterministic for a given ``seed`` and ``batch``.
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if batch < 1:
+        raise ValueError(f"batch must be at least 1, got {batch}")
+    start = time.perf_counter()
+    slots = min(batch, games)
+    engine = Engine(rules, slots, seed)
+    rng = np.random.default_rng(seed)
+    p = rules.num_players
+    first = engine.state.current.copy()
+    taken = np.zeros(slots, np.int64)
+    out_decisions = np.zeros(games, np.int64)
+    out_winner = np.zeros(games, np.int64)
+    out_first = np.zeros(games, np.int64)
+    out_points = np.zeros((games, p), np.int64)
+    out_truncated = np.zeros(games, bool)
+    started, finished = slots, 0
+    while finished < games:
+        running, ended = _play_step(engine, rng, observe=False)
+        taken += running
+        if not ended.size:
+            continue
+        rows = slice(finished, finished + ended.size)
+        s = engine.state
+        out_decisions[rows] = taken[ended]
+        out_winner[rows] = np.where(s.truncated[ended], -1, s.winner[ended])
+        out_first[rows] = first[ended]
+        out_points[rows] = s.round_points[ended]
+        out_truncated[rows] = s.truncated[ended]
+        finished += ended.size
+        if on_progress is not None:
+            on_progress(int(ended.size))
+        again = ended[: max(0, min(ended.size, games - started))]
+        if again.size:
+            engine.reset(games=again)
+            first[again] = engine.state.current[again]
+            taken[again] = 0
+            started += again.size
+    return SimulationResult(rules=rules, seconds=time.perf_counter() - start,
+                            decisions=out_decisions, winner=out_winner, first_player=out_first,
+                            round_points=out_points, truncated=out_truncated)
+
+
+@dataclass(frozen=True)
+class Throughput:
+    """Decisions and finished games counted over ``seconds`` of steady random play."""
+
+    num_games: int
+    decisions: int
+    games: int
+    seconds: float
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+
+def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
+                       warmup: float = 1.0, seed: int = 0, observe: bool = True) -> Throughput:
+    """Decisions per second of random legal play on one engine of ``num_games`` games.
+
+    Each step is what a batched RL loop costs the engine: the legal mask, the
+    observation of every acting player (``observe=True``), the step, and the
+    reset of games that just ended (same-step autoreset). Runs ``warmup``
+    seconds first so one-time costs and the opening of the games are not timed.
+    """
+    engine = Engine(rules, num_games, seed)
+    rng = np.random.default_rng(seed)
+
+    def run(duration: float) -> Throughput:
+        decisions = games = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < duration:
+            running, ended = _play_step(engine, rng, observe)
+            decisions += int(running.sum())
+            if ended.size:
+                games += ended.size
+                engine.reset(games=ended)
+        return Throughput(num_games, decisions, games, elapsed)
+
+    run(warmup)
+    return run(seconds)
