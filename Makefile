@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 EXTRAS_TEST := dev,cli,render,eval,train,rllib,bench
-GAMES ?= 20000
+GAMES ?= 10000
 
 .PHONY: run test bench lint clean
 

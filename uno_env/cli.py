@@ -49,6 +49,7 @@ def summary_rows(res: SimulationResult) -> Rows:
     return [
         ("games", f"{res.games:,} ({res.terminated:,} won, "
                   f"{res.games - res.terminated:,} truncated)"),
+        ("batch, seed", f"{res.batch}, {res.seed}"),
         ("wall time", f"{res.seconds:.2f} s"),
         ("games/s", f"{res.games_per_second:,.0f}"),
         ("decisions/s", f"{res.decisions_per_second:,.0f}"),
@@ -123,8 +124,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SystemExit(f"uno-env: preset {args.preset!r} is not playable yet: {err}") from None
     with _progress(args.games, not args.no_progress) as advance:
         res = simulate(rules, args.games, batch=args.batch, seed=args.seed, on_progress=advance)
-    _print_result(res, f"Random legal play: preset {args.preset!r}, {args.players} players, "
-                       f"batch {min(args.batch, args.games)}, seed {args.seed}")
+    _print_result(res, f"Random legal play: {args.preset}, {args.players} players")
     return 0
 
 

@@ -69,6 +69,8 @@ class SimulationResult:
     """
 
     rules: Rules
+    batch: int                 # games stepped at once
+    seed: int
     seconds: float
     decisions: np.ndarray      # int64[N]    decisions taken in each game
     winner: np.ndarray         # int64[N]    winning seat, -1 if truncated
@@ -191,9 +193,10 @@ def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
             first[again] = engine.state.current[again]
             taken[again] = 0
             started += again.size
-    return SimulationResult(rules=rules, seconds=time.perf_counter() - start,
-                            decisions=out_decisions, winner=out_winner, first_player=out_first,
-                            round_points=out_points, truncated=out_truncated)
+    return SimulationResult(rules=rules, batch=slots, seed=seed,
+                            seconds=time.perf_counter() - start, decisions=out_decisions,
+                            winner=out_winner, first_player=out_first, round_points=out_points,
+                            truncated=out_truncated)
 
 
 @dataclass(frozen=True)
