@@ -1,0 +1,231 @@
+"""PettingZoo AEC environment: one UNO game on a one-game :class:`~uno_env.Engine`.
+
+``env(preset="official", num_players=4)`` returns the environment inside
+PettingZoo's standard wrapper stack (illegal moves end the game with
+``illegal_reward`` for the offender, out-of-range actions raise, calls out of
+order raise); ``raw_env`` is the bare environment.
+
+The adapter holds no game logic: the engine decides who acts next (the same
+agent may act several times in a row: a color choice, a decision on a drawn
+card, a challenge, ...), which actions are legal, the rewards (DESIGN.md:
+winner +1, every other player -1/(P-1), or the ``reward`` option) and when the
+round is truncated by ``max_turns``.
+
+Agents are ``player_0 .. player_{P-1}`` (seat numbers). Each observes
+``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``; the
+mask is all zeros for an agent that is not acting. ``reset(seed=s)`` deals
+exactly the game that a batch ``Engine(rules, n, seed=0)`` plays as its game
+``s``, so the same actions replay it.
+
+The environment is registered in PettingZoo's registry as ``uno_env/uno_v0``:
+``pettingzoo.make("aec", "uno_env/uno_v0", preset="federation")``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .actions import NUM_ACTIONS
+from .cards import DECKS, MAX_DECK_SIZE
+from .engine import Engine
+from .engine.observe import OBS_SIZE, VIEW_SLICES, rules_vector
+from .render import render_ansi, render_rgb
+from .rules import Rules
+
+#: Id of the environment in PettingZoo's registry; ``uno_env/uno_v0`` finds it too.
+REGISTRY_ID = "uno_env/uno-v0"
+
+#: The largest number of copies of one kind in any deck (bounds the per-kind counts).
+_MAX_KIND_COUNT = max(int(d.max()) for d in DECKS.values())
+#: Bound of the ``scores`` view (scores / 100): far above any reachable match score.
+_SCORE_BOUND = 1.0e4
+#: Upper bound of each observation view that is not a 0/1 indicator.
+_VIEW_HIGH: dict[str, float] = {
+    "hand": _MAX_KIND_COUNT,
+    "discards": _MAX_KIND_COUNT,
+    "partner_hand": _MAX_KIND_COUNT,
+    "pending_draw": 2 * MAX_DECK_SIZE,
+    "hand_sizes": MAX_DECK_SIZE,
+    "own_hand_size": MAX_DECK_SIZE,
+    "draw_pile": MAX_DECK_SIZE,
+    "scores": _SCORE_BOUND,
+}
+_VIEW_LOW: dict[str, float] = {"direction": -1.0, "scores": -_SCORE_BOUND}
+
+
+def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` float32 bounds of the observation vector under ``rules``.
+
+    Indicator views lie in [0, 1]; counts are bounded by the largest deck. The
+    ``rules`` view is constant; its bounds are [0, 1] widened to hold the
+    vector of ``rules``, so every preset shares one observation space.
+    """
+    low = np.zeros(OBS_SIZE, np.float32)
+    high = np.ones(OBS_SIZE, np.float32)
+    for name, view in VIEW_SLICES.items():
+        low[view] = _VIEW_LOW.get(name, 0.0)
+        high[view] = _VIEW_HIGH.get(name, 1.0)
+    vec = rules_vector(rules)
+    view = VIEW_SLICES["rules"]
+    low[view] = np.minimum(low[view], vec)
+    high[view] = np.maximum(high[view], vec)
+    return low, high
+
+
+def env(preset: str = "official", num_players: int = 4, render_mode: str | None = None,
+        *, illegal_reward: float = -1.0, **rule_overrides: Any) -> AECEnv:
+    """The UNO AEC environment inside PettingZoo's standard wrapper stack.
+
+    ``preset`` names a rule preset (``uno_env.PRESETS``) and ``rule_overrides``
+    change single options (``env("official", 3, challenge=False)``). An illegal
+    action ends the game: the offender gets ``illegal_reward``, everyone else 0.
+    """
+    aec: AECEnv = raw_env(preset=preset, num_players=num_players, render_mode=render_mode,
+                          **rule_overrides)
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    aec = wrappers.OrderEnforcingWrapper(aec)
+    return aec
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """UNO as a PettingZoo AEC environment over a one-game engine (no wrappers).
+
+    ``rules`` (a :class:`~uno_env.Rules`) may be given instead of ``preset``,
+    ``num_players`` and ``rule_overrides``. Raises ``NotImplementedError`` for
+    rules the engine cannot play yet and ``ValueError`` for invalid ones.
+    """
+
+    metadata = {
+        "name": "uno_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, preset: str = "official", num_players: int = 4,
+                 render_mode: str | None = None, *, rules: Rules | None = None,
+                 **rule_overrides: Any) -> None:
+        super().__init__()
+        if rules is None:
+            rules = Rules.preset(preset, num_players=num_players, **rule_overrides)
+        elif rule_overrides:
+            rules = rules.replace(**rule_overrides)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of "
+                             f"{self.metadata['render_modes']}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.engine = Engine(rules, 1)
+        self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = observation_bounds(rules)
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._no_mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._clear_episode()
+
+    def _clear_episode(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[int(self.engine.state.current[0])]
+
+    # --- spaces -------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- episode ------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new round. ``seed`` makes it reproducible; without one, the next
+        episode is derived from the previous one. ``options`` is accepted for API
+        compatibility and not used."""
+        self.engine.reset(seed=None if seed is None else int(seed))
+        self._clear_episode()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees: its egocentric observation and, when it acts, the legal mask."""
+        seat = self.agent_name_mapping[agent]
+        obs = self.engine.observe(players=seat)[0]
+        if agent == self.agent_selection and not self.engine.state.done[0]:
+            mask = self.engine.legal_action_mask()[0].astype(np.int8)
+        else:
+            mask = self._no_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """The acting agent takes ``action``; the engine moves to the next decision."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        eng = self.engine
+        rewards, terminated, truncated = eng.step(np.array([action], np.int64))
+        self.rewards = {a: float(rewards[0, i]) for i, a in enumerate(self.possible_agents)}
+        if terminated[0] or truncated[0]:
+            term, trunc = bool(terminated[0]), bool(truncated[0])
+            self.terminations = dict.fromkeys(self.agents, term)
+            self.truncations = dict.fromkeys(self.agents, trunc)
+            winner = int(eng.state.winner[0])
+            points = eng.state.round_points[0]
+            self.infos = {a: {"winner": self.possible_agents[winner] if winner >= 0 else None,
+                              "round_points": int(points[i])}
+                          for i, a in enumerate(self.possible_agents)}
+        self.agent_selection = self.possible_agents[int(eng.state.current[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # --- rendering ----------------------------------------------------------------------------
+
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the table as colored text; ``rgb_array``: a picture; ``human``: print it.
+
+        The table is seen by the acting agent (its hand is shown).
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= "
+                                  "to env() or raw_env()")
+            return None
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.engine)
+        text = render_ansi(self.engine)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def _register() -> None:
+    """Register ``uno_env/uno_v0`` with PettingZoo's registry (once)."""
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:  # PettingZoo before 1.27 has no registry
+        return
+    if REGISTRY_ID not in aec_registry:
+        register("aec", REGISTRY_ID, entry_point=f"{__name__}:env")
+
+
+_register()
