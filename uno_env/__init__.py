@@ -3,9 +3,10 @@
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_id, action_name
 from .cards import parse_card
 from .engine import Engine, IllegalActionError
+from .pettingzoo_env import env, raw_env
 from .rules import PRESETS, Rules
 
 __version__ = "0.1.0"
 
 __all__ = ["ACTION_NAMES", "NUM_ACTIONS", "PRESETS", "Engine", "IllegalActionError", "Rules",
-           "action_id", "action_name", "parse_card"]
+           "action_id", "action_name", "env", "parse_card", "raw_env"]
