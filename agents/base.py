@@ -35,6 +35,9 @@ class Agent(ABC):
 
     #: A short name used by tournaments, logs and :func:`agents.make_agent`.
     name: str = "agent"
+    #: False for agents that ignore their observations (envs may then pass zeros
+    #: instead of building them, which saves time in large batches).
+    uses_observations: bool = True
 
     @abstractmethod
     def act(self, observations: np.ndarray, masks: np.ndarray,

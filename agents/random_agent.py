@@ -15,6 +15,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    uses_observations = False
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
