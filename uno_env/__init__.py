@@ -10,3 +10,14 @@ __version__ = "0.1.0"
 
 __all__ = ["ACTION_NAMES", "NUM_ACTIONS", "PRESETS", "Engine", "IllegalActionError", "Rules",
            "action_id", "action_name", "env", "parse_card", "raw_env"]
+
+
+def _register_gymnasium() -> None:
+    """Register ``uno_env/Uno-v0`` with Gymnasium (lazily: the env module loads on make)."""
+    from gymnasium.envs.registration import register, registry
+
+    if "uno_env/Uno-v0" not in registry:
+        register(id="uno_env/Uno-v0", entry_point="uno_env.gym_env:UnoEnv")
+
+
+_register_gymnasium()

@@ -1,0 +1,243 @@
+"""The learner core shared by the single and batched environments.
+
+:class:`LearnerCore` drives one :class:`~uno_env.Engine` of N games in which one
+seat per game is the learner and batch agents play the other seats. It holds no
+RL-library API, so the Gymnasium env, the SB3 ``VecEnv`` and the Gymnasium
+``VectorEnv`` are thin front ends over it, and importing it pulls in no
+training library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from .actions import NUM_ACTIONS
+from .engine import Engine
+from .engine.observe import OBS_SIZE
+from .rules import Rules
+
+SeatSpec = int | str
+OpponentSpec = Any  # None, an agent name, an agent, or a list of those (one per offset)
+
+
+def observation_space() -> gym.spaces.Box:
+    """The Box every learner observation lies in (one flat float32 vector)."""
+    return gym.spaces.Box(-np.inf, np.inf, (OBS_SIZE,), np.float32)
+
+
+def action_space() -> gym.spaces.Discrete:
+    """The action space shared by every preset and player count."""
+    return gym.spaces.Discrete(NUM_ACTIONS)
+
+
+def make_rules(rules: Rules | None = None, preset: str = "official", num_players: int = 4,
+               **rule_overrides: Any) -> Rules:
+    """``rules`` itself, or the preset with ``num_players`` and any option overridden."""
+    if rules is not None:
+        if rule_overrides:
+            raise ValueError("give either rules or rule options, not both")
+        return rules
+    return Rules.preset(preset, num_players=num_players, **rule_overrides)
+
+
+def resolve_opponents(opponents: OpponentSpec, num_players: int) -> list[Any]:
+    """One batch agent per seat offset 1..P-1 from ``None``, a name, an agent or a list."""
+    from agents import make_agent  # the agents package ships with the project
+
+    if opponents is None:
+        opponents = "random"
+    if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+        shared = make_agent(opponents)
+        return [shared] * (num_players - 1)
+    if len(opponents) != num_players - 1:
+        raise ValueError(f"opponents lists {len(opponents)} agents but {num_players} players "
+                         f"need {num_players - 1} (one per seat after the learner)")
+    return [make_agent(o) for o in opponents]
+
+
+class LearnerCore:
+    """The batched core: an Engine, the learner seats and the opponents' play.
+
+    It steps, but never resets on its own: the front ends decide when. Games
+    whose learner made an illegal move are *forfeited*: they count as
+    terminated until reset, and the engine never sees the move.
+    """
+
+    def __init__(self, rules: Rules, num_games: int, opponents: OpponentSpec = None,
+                 learner_seat: SeatSpec = 0, seed: int | None = None,
+                 illegal_reward: float = -1.0) -> None:
+        self.rules = rules
+        self.num_games = int(num_games)
+        self.num_players = rules.num_players
+        if isinstance(learner_seat, str):
+            if learner_seat not in ("rotate", "random"):
+                raise ValueError(f"learner_seat must be a seat, 'rotate' or 'random', "
+                                 f"got {learner_seat!r}")
+        elif not 0 <= int(learner_seat) < self.num_players:
+            raise ValueError(f"learner_seat={learner_seat} is not a seat 0-{self.num_players - 1}")
+        self.learner_seat = learner_seat
+        self.opponents = resolve_opponents(opponents, self.num_players)
+        # distinct agents and the seat offsets each plays (usually one agent for all)
+        self._groups: list[tuple[Any, np.ndarray]] = []
+        for agent in dict.fromkeys(self.opponents):
+            offsets = [k + 1 for k, a in enumerate(self.opponents) if a is agent]
+            self._groups.append((agent, np.array(offsets)))
+        # agents that declare they ignore observations get zeros (no observation is built)
+        self._needs_obs = any(getattr(a, "uses_observations", True) for a in self.opponents)
+        self._no_obs = np.zeros((num_games, OBS_SIZE), np.float32)
+        self._no_obs.flags.writeable = False
+        self.illegal_reward = float(illegal_reward)
+        self.rng = np.random.default_rng(seed)
+        self.engine = Engine(rules, self.num_games, self._engine_seed(seed))
+        self.seats = self._first_seats()
+        self.forfeit = np.zeros(self.num_games, bool)
+        self._ar = np.arange(self.num_games)
+        self.advance()
+
+    def _engine_seed(self, seed: int | None) -> int:
+        return int(seed) if seed is not None else int(self.rng.integers(2**62))
+
+    def _first_seats(self) -> np.ndarray:
+        n, p = self.num_games, self.num_players
+        if self.learner_seat == "rotate":
+            return np.arange(n, dtype=np.int64) % p
+        if self.learner_seat == "random":
+            return self.rng.integers(p, size=n)
+        return np.full(n, int(self.learner_seat), np.int64)
+
+    # --- episodes ---------------------------------------------------------------------------
+
+    def reset(self, seed: int | Sequence[int] | None = None,
+              games: np.ndarray | None = None, seats: np.ndarray | None = None) -> None:
+        """New episodes in all games or in ``games``, played up to the learner's decision.
+
+        ``seed`` as in :meth:`Engine.reset` (also reseeds the opponents' generator
+        when it is an int); without it each game's next deal follows from its last.
+        ``seats`` overrides the learner seats of the reset games.
+        """
+        if isinstance(seed, (int, np.integer)):
+            self.rng = np.random.default_rng(int(seed))
+        if games is None:
+            self.engine.reset(seed)
+            self.seats = self._first_seats()
+            self.forfeit[:] = False
+        else:
+            idx = np.asarray(games, np.int64)
+            if not idx.size:
+                return
+            self.engine.reset(seed, games=idx)
+            if self.learner_seat == "rotate":
+                self.seats[idx] = (self.seats[idx] + 1) % self.num_players
+            elif self.learner_seat == "random":
+                self.seats[idx] = self.rng.integers(self.num_players, size=idx.size)
+            self.forfeit[idx] = False
+        if seats is not None:
+            target = slice(None) if games is None else np.asarray(games, np.int64)
+            self.seats[target] = np.asarray(seats, np.int64) % self.num_players
+        # Rewards here can only come from an episode ending before its learner ever
+        # decides (a tiny max_turns); such an episode simply shows up as done.
+        self.advance()
+
+    @property
+    def done(self) -> np.ndarray:
+        """``bool[N]``: the episode has ended (won, truncated or forfeited)."""
+        return self.engine.state.done | self.forfeit
+
+    @property
+    def terminated(self) -> np.ndarray:
+        return self.engine.terminated | self.forfeit
+
+    @property
+    def truncated(self) -> np.ndarray:
+        return self.engine.state.truncated & ~self.forfeit
+
+    # --- decisions --------------------------------------------------------------------------
+
+    def observe(self) -> np.ndarray:
+        """``float32[N, D]``: every game seen by its learner."""
+        return self.engine.observe(self.seats)
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[N, A]`` legal learner actions (all False where the episode has ended)."""
+        mask = self.engine.legal_action_mask().copy()
+        mask[self.forfeit] = False
+        return mask
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The learner acts in every running game, then the opponents play on.
+
+        Returns ``(rewards float32[N], terminated[N], truncated[N], illegal[N])``;
+        rewards are the learner's engine rewards summed over everyone's moves.
+        Actions of games that already ended are ignored.
+        """
+        a = np.asarray(actions)
+        if a.shape != (self.num_games,):
+            a = a.reshape(-1)
+            if a.shape != (self.num_games,):
+                raise ValueError(f"need {self.num_games} actions, got shape {np.shape(actions)}")
+        if a.size and not np.issubdtype(a.dtype, np.integer) and not np.all(np.mod(a, 1) == 0):
+            raise TypeError(f"actions must be integer action ids, got {a.dtype}")
+        a = a.astype(np.int64)
+        live = ~self.done
+        in_range = (a >= 0) & (a < NUM_ACTIONS)
+        legal = self.engine.legal_action_mask()[self._ar, np.where(in_range, a, 0)] & in_range
+        illegal = live & ~legal
+        rewards = np.zeros(self.num_games, np.float32)
+        idx = np.flatnonzero(live & legal)
+        if idx.size:
+            r, _, _ = self.engine.step(a[idx], games=idx)
+            rewards[idx] += r[idx, self.seats[idx]]
+        if illegal.any():
+            self.forfeit |= illegal
+            rewards[illegal] = self.illegal_reward
+        rewards += self.advance()
+        return rewards, self.terminated, self.truncated, illegal
+
+    def advance(self) -> np.ndarray:
+        """Let opponents act until every running game waits on its learner.
+
+        Each round of the loop steps, at once, exactly the games whose acting
+        player is an opponent (``Engine.step(actions, games=idx)``), so games
+        already waiting on their learner stay untouched. Returns the learner's
+        rewards collected on the way, ``float32[N]``.
+        """
+        eng = self.engine
+        s = eng.state
+        rewards = np.zeros(self.num_games, np.float32)
+        limit = 2 * self.rules.max_turns * self.num_players + 10
+        for _ in range(limit):
+            idx = np.flatnonzero(~s.done & ~self.forfeit & (s.current != self.seats))
+            if not idx.size:
+                return rewards
+            actions = self._opponent_actions(idx)
+            r, _, _ = eng.step(actions, games=idx)
+            rewards[idx] += r[idx, self.seats[idx]]
+        raise RuntimeError("opponents did not hand the turn back to the learner "
+                           f"within {limit} decisions")
+
+    def _opponent_actions(self, idx: np.ndarray) -> np.ndarray:
+        eng = self.engine
+        current = eng.state.current[idx]
+        obs = eng.observe()[idx] if self._needs_obs else self._no_obs[: idx.size]
+        mask = eng.legal_action_mask()[idx]
+        if len(self._groups) == 1:
+            return np.asarray(self._groups[0][0].act(obs, mask, self.rng), np.int64)
+        offset = (current - self.seats[idx]) % self.num_players
+        actions = np.zeros(idx.size, np.int64)
+        for agent, offsets in self._groups:
+            rows = np.flatnonzero(np.isin(offset, offsets))
+            if rows.size:
+                actions[rows] = agent.act(obs[rows], mask[rows], self.rng)
+        return actions
+
+    def episode_info(self, games: np.ndarray) -> list[dict[str, Any]]:
+        """Per-game summaries of finished episodes (winner, learner seat, round points)."""
+        s = self.engine.state
+        return [{"winner": int(s.winner[g]), "learner_seat": int(self.seats[g]),
+                 "learner_won": bool(s.winner[g] == self.seats[g]),
+                 "illegal_action": bool(self.forfeit[g]),
+                 "round_points": s.round_points[g].copy()} for g in games]
