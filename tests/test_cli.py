@@ -1,0 +1,146 @@
+"""The ``uno-env`` command and the random-play simulation behind it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from uno_env import Engine, Rules
+from uno_env.cli import main
+from uno_env.simulate import (
+    measure_throughput,
+    random_legal_actions,
+    simulate,
+    wilson_interval,
+)
+
+
+def test_simulate_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--preset", "official", "--players", "3", "--games", "12",
+                 "--batch", "5", "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    for text in ("games/s", "decisions/s", "p95", "first-player win rate", "truncated",
+                 "seat", "95% interval", "mean round points", "12"):
+        assert text in out, text
+
+
+def test_simulate_command_with_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "4", "--batch", "4"]) == 0
+    assert "decisions/s" in capsys.readouterr().out
+
+
+def test_simulate_command_rejects_unplayable_preset() -> None:
+    with pytest.raises(SystemExit, match="not playable yet|num_players"):
+        main(["simulate", "--preset", "teams", "--games", "2"])
+
+
+def test_presets_and_rules_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["presets"]) == 0
+    out = capsys.readouterr().out
+    assert "official_jp" in out and "no_mercy" in out
+    assert main(["rules", "--preset", "official_jp"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == Rules.preset("official_jp").describe().strip()
+
+
+def test_random_legal_actions_are_legal_and_uniform() -> None:
+    rng = np.random.default_rng(0)
+    mask = np.zeros((3, 10), bool)
+    mask[0, [2, 5, 9]] = True
+    mask[1, 7] = True               # a single legal action
+    picks = np.stack([random_legal_actions(mask, rng) for _ in range(3000)])
+    assert set(np.unique(picks[:, 0])) == {2, 5, 9}
+    assert (picks[:, 1] == 7).all()
+    assert (picks[:, 2] == 0).all()  # no legal action: a harmless 0
+    share = np.bincount(picks[:, 0], minlength=10)[[2, 5, 9]] / picks.shape[0]
+    assert np.allclose(share, 1 / 3, atol=0.04)
+
+
+def test_random_legal_actions_on_an_engine() -> None:
+    eng = Engine(Rules(), 64, seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        mask = eng.legal_action_mask()
+        actions = random_legal_actions(mask, rng)
+        running = ~eng.done
+        assert mask[np.flatnonzero(running), actions[running]].all()
+        eng.step(actions)
+
+
+@pytest.mark.parametrize("preset,players", [("official", 4), ("official_jp", 2),
+                                            ("official", 7)])
+def test_simulation_statistics_are_sane(preset: str, players: int) -> None:
+    rules = Rules.preset(preset, num_players=players, max_turns=150)
+    res = simulate(rules, 40, batch=16, seed=5)
+    assert res.games == 40 and res.batch == 16
+    assert res.decisions.shape == (40,) and (res.decisions >= 1).all()
+    assert (res.decisions <= rules.max_turns).all()
+    assert res.p95_decisions >= res.mean_decisions * 0.5
+    assert ((res.winner >= -1) & (res.winner < players)).all()
+    assert ((res.winner == -1) == res.truncated).all()
+    assert ((res.first_player >= 0) & (res.first_player < players)).all()
+    assert res.seat_wins().sum() == res.terminated
+    if res.terminated:
+        assert math.isclose(res.seat_win_rates().sum(), 1.0)
+        for rate, (lo, hi) in zip(res.seat_win_rates(), res.seat_win_intervals(), strict=True):
+            assert 0 <= lo <= rate <= hi <= 1
+        assert 0 <= res.first_player_win_rate() <= 1
+        assert res.mean_round_points().shape == (players,)
+        if rules.scoring == "zero_sum":
+            assert (res.round_points.sum(axis=1) == 0).all()
+        else:
+            assert (res.mean_round_points() >= 0).all()
+    assert 0 <= res.truncated_share <= 1
+    assert res.games_per_second > 0 and res.decisions_per_second > 0
+
+
+def test_simulation_round_points_follow_the_scoring() -> None:
+    res = simulate(Rules(num_players=3, max_turns=300), 30, batch=8, seed=2)
+    won = ~res.truncated
+    pts = res.round_points[won]
+    winners = res.winner[won]
+    # winner_takes_sum: only the winner scores, and never a negative amount
+    others = pts.copy()
+    others[np.arange(winners.size), winners] = 0
+    assert (others == 0).all()
+    assert (pts[np.arange(winners.size), winners] >= 0).all()
+
+
+def test_simulation_is_deterministic_and_plays_exactly_the_games_asked() -> None:
+    a = simulate(Rules(max_turns=200), 25, batch=7, seed=11)
+    b = simulate(Rules(max_turns=200), 25, batch=7, seed=11)
+    assert a.games == 25
+    assert np.array_equal(a.decisions, b.decisions)
+    assert np.array_equal(a.winner, b.winner)
+
+
+def test_simulation_rejects_bad_sizes() -> None:
+    with pytest.raises(ValueError, match="games"):
+        simulate(Rules(), 0)
+    with pytest.raises(ValueError, match="batch"):
+        simulate(Rules(), 5, batch=0)
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson_interval(50, 100)
+    assert lo < 0.5 < hi and math.isclose(lo + hi, 1.0)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert math.isclose(wilson_interval(10, 10)[1], 1.0)
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+def test_measure_throughput_counts_decisions() -> None:
+    t = measure_throughput(Rules(), 8, seconds=0.2, warmup=0.05)
+    assert t.num_games == 8 and t.decisions > 0 and t.seconds >= 0.2
+    assert t.decisions_per_second > 0
+
+
+def test_module_runs_as_a_command() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "uno_env.cli", "rules", "--players", "3"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "3 players" in out
