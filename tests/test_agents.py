@@ -1,0 +1,94 @@
+"""Agents: the batch interface, legality of every action, and strength of the heuristic."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
+from uno_env import Engine, Rules, action_name
+
+
+def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> np.ndarray:
+    """Play ``num_games`` games to the end with one agent per seat; returns the winners."""
+    eng = Engine(rules, num_games, seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(rules.max_turns + 1):
+        if eng.done.all():
+            break
+        current = eng.current_player
+        obs, mask = eng.observe(), eng.legal_action_mask()
+        actions = np.zeros(num_games, np.int64)
+        for seat, agent in enumerate(seats):
+            rows = np.flatnonzero((current == seat) & ~eng.done)
+            if rows.size:
+                chosen = agent.act(obs[rows], mask[rows], rng)
+                assert chosen.shape == (rows.size,)
+                assert mask[rows, chosen].all(), f"{agent!r} chose an illegal action"
+                actions[rows] = chosen
+        eng.step(actions)       # Engine.step also rejects illegal actions
+    assert eng.done.all()
+    return eng.winner
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+@pytest.mark.parametrize("preset", ["official", "official_jp"])
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_agents_play_only_legal_actions(name: str, preset: str, players: int) -> None:
+    agent = make_agent(name)
+    rules = Rules.preset(preset, num_players=players, max_turns=300)
+    winners = play_batch(rules, [agent] * players, 48, seed=players)
+    assert ((winners >= -1) & (winners < players)).all()
+
+
+def test_random_agent_is_uniform_over_legal_actions() -> None:
+    masks = np.zeros((20000, 6), bool)
+    masks[:, [1, 3, 4]] = True
+    actions = RandomAgent().act(np.zeros((20000, 3), np.float32), masks,
+                                np.random.default_rng(0))
+    counts = np.bincount(actions, minlength=6) / actions.size
+    assert counts[[0, 2, 5]].sum() == 0
+    np.testing.assert_allclose(counts[[1, 3, 4]], 1 / 3, atol=0.02)
+
+
+def greedy_choice(eng: Engine) -> str:
+    chosen = GreedyAgent().act(eng.observe(), eng.legal_action_mask(), np.random.default_rng(0))
+    return action_name(chosen[0])
+
+
+def test_greedy_calls_uno_then_sheds_high_points() -> None:
+    eng = Engine.from_setup(Rules(num_players=2), hands=[["R9", "R1"], ["G3", "B5"]],
+                            top="R5", current=0)
+    assert greedy_choice(eng) == "uno"
+    eng.step_names("uno")
+    assert greedy_choice(eng) == "play R9"
+
+
+def test_greedy_catches_a_missed_uno() -> None:
+    eng = Engine.from_setup(Rules(num_players=2), hands=[["R9", "R1"], ["G3", "B5"]],
+                            top="R5", current=0)
+    eng.step_names("play R9")           # no UNO call
+    assert "catch" in eng.legal_action_names(0)
+    assert greedy_choice(eng) == "catch"
+
+
+def test_greedy_keeps_wilds_and_names_its_main_color() -> None:
+    eng = Engine.from_setup(Rules(num_players=2),
+                            hands=[["W", "R2", "B7", "B8", "B9"], ["G3", "B5"]],
+                            top="R5", current=0)
+    assert greedy_choice(eng) == "play R2"
+    eng = Engine.from_setup(Rules(num_players=2),
+                            hands=[["W", "Y2", "B7", "B8", "B9"], ["G3", "B5"]],
+                            top="R5", current=0)
+    assert greedy_choice(eng) == "play W:B"
+
+
+def test_greedy_beats_random_by_a_clear_margin() -> None:
+    """Heads-up and at a four-player table, seated everywhere in turn."""
+    greedy, rand = GreedyAgent(), RandomAgent()
+    two = play_batch(Rules(num_players=2), [greedy, rand], 1000, seed=1)
+    two_swapped = play_batch(Rules(num_players=2), [rand, greedy], 1000, seed=2)
+    heads_up = ((two == 0).sum() + (two_swapped == 1).sum()) / 2000
+    assert heads_up > 0.8, heads_up
+    four = play_batch(Rules(num_players=4), [greedy, rand, rand, rand], 2000, seed=3)
+    assert (four == 0).mean() > 0.5, (four == 0).mean()     # chance: 0.25
