@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from uno_env import Engine, Rules
+from uno_env.actions import NUM_PLAY_ACTIONS
 
 
 def setup(preset: str = "official", hands=(), **kwargs) -> Engine:
@@ -32,10 +33,18 @@ def assert_same_state(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> Non
 def random_actions(engine: Engine, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per running game (0 for finished games)."""
     mask = engine.legal_action_mask()
-    actions = np.zeros(engine.num_games, np.int64)
-    for g in np.flatnonzero(mask.any(axis=1)):
-        actions[g] = rng.choice(np.flatnonzero(mask[g]))
-    return actions
+    noise = np.where(mask, rng.random(mask.shape), -1.0)
+    return np.where(mask.any(axis=1), noise.argmax(axis=1), 0).astype(np.int64)
+
+
+def eager_actions(engine: Engine, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per game, a card play whenever one is legal (short rounds)."""
+    mask = engine.legal_action_mask()
+    plays = mask.copy()
+    plays[:, NUM_PLAY_ACTIONS:] = False
+    choice = np.where(plays.any(axis=1, keepdims=True), plays, mask)
+    noise = np.where(choice, rng.random(mask.shape), -1.0)
+    return np.where(mask.any(axis=1), noise.argmax(axis=1), 0).astype(np.int64)
 
 
 def assert_census(engine: Engine) -> None:

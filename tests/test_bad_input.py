@@ -1,0 +1,188 @@
+"""Bad input raises a clear error and leaves the state untouched."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import assert_same_state, setup, snapshot
+
+from uno_env import Engine, IllegalActionError, Rules, action_id, action_name
+from uno_env.cards import CardError
+
+
+@pytest.fixture
+def batch() -> Engine:
+    eng = Engine(Rules(num_players=3), 4, seed=17)
+    rng = np.random.default_rng(0)
+    for _ in range(5):  # leave the first position
+        mask = eng.legal_action_mask()
+        eng.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+    return eng
+
+
+def legal_actions(eng: Engine) -> np.ndarray:
+    return eng.legal_action_mask().argmax(axis=1)
+
+
+def illegal_action(eng: Engine, g: int) -> int:
+    return int(np.flatnonzero(~eng.legal_action_mask()[g])[0])
+
+
+def test_illegal_action_names_game_and_action(batch):
+    before = snapshot(batch)
+    actions = legal_actions(batch)
+    bad = illegal_action(batch, 2)
+    actions[2] = bad
+    with pytest.raises(IllegalActionError) as err:
+        batch.step(actions)
+    message = str(err.value)
+    assert "game 2" in message
+    assert repr(action_name(bad)) in message
+    assert_same_state(before, snapshot(batch))
+
+
+def test_illegal_action_in_one_game_applies_none(batch):
+    before = snapshot(batch)
+    actions = legal_actions(batch)
+    actions[3] = illegal_action(batch, 3)
+    with pytest.raises(IllegalActionError, match="game 3"):
+        batch.step(actions)
+    assert_same_state(before, snapshot(batch))
+    # The legal actions still work afterwards.
+    batch.step(legal_actions(batch))
+
+
+def test_illegal_action_is_a_value_error():
+    assert issubclass(IllegalActionError, ValueError)
+
+
+def test_illegal_action_by_name():
+    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    before = snapshot(eng)
+    with pytest.raises(IllegalActionError, match=r"game 0.*'play B2'"):
+        eng.step_names("play B2")
+    with pytest.raises(IllegalActionError, match=r"game 0.*'challenge'"):
+        eng.step_names("challenge")
+    assert_same_state(before, snapshot(eng))
+    eng.step_names("play G1")
+    assert eng.top_card() == "G1"
+
+
+def test_card_not_held_is_illegal():
+    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    before = snapshot(eng)
+    with pytest.raises(IllegalActionError, match="'play G7'"):
+        eng.step_names("play G7")
+    assert_same_state(before, snapshot(eng))
+
+
+@pytest.mark.parametrize("actions", [[0, 0, 0], [0, 0, 0, 0, 0], [[0, 0, 0, 0]], 0])
+def test_wrong_shape(batch, actions):
+    before = snapshot(batch)
+    with pytest.raises(ValueError, match="shape"):
+        batch.step(np.asarray(actions))
+    assert_same_state(before, snapshot(batch))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, bool, object, str])
+def test_non_integer_dtype(batch, dtype):
+    before = snapshot(batch)
+    actions = legal_actions(batch).astype(dtype)
+    with pytest.raises((TypeError, ValueError), match="integer|dtype"):
+        batch.step(actions)
+    assert_same_state(before, snapshot(batch))
+
+
+@pytest.mark.parametrize("value", [-1, 119, 10**6])
+def test_out_of_range_id_names_game_and_id(batch, value):
+    before = snapshot(batch)
+    actions = legal_actions(batch)
+    actions[1] = value
+    with pytest.raises(IllegalActionError, match=rf"game 1.*{value}"):
+        batch.step(actions)
+    assert_same_state(before, snapshot(batch))
+
+
+def test_unknown_action_name():
+    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    before = snapshot(eng)
+    with pytest.raises(ValueError, match="'play G99'"):
+        eng.step_names("play G99")
+    with pytest.raises(ValueError, match="'jump'"):
+        eng.step_names("jump")
+    with pytest.raises(ValueError):
+        eng.step_names(["draw", "draw"])
+    assert_same_state(before, snapshot(eng))
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(hands=[["G1", "X9"], ["B1"], ["Y3"]], top="G5"),
+    dict(hands=[["G1"], ["B1"], ["Y3"]], top="G55"),
+    dict(hands=[["G1"], ["B1"], ["Y3"]], top="G5", deck=["R1", "Q"]),
+    dict(hands=[["G1"], ["B1"], ["Y3"]], top="G5", discard=["WD5"]),
+])
+def test_unknown_card_in_setup(kwargs):
+    with pytest.raises(CardError, match="unknown card"):
+        Engine.from_setup(Rules(num_players=3), **kwargs)
+
+
+@pytest.mark.parametrize(("kwargs", "word"), [
+    (dict(hands=[["G1"], ["B1"]], top="G5"), "num_players"),
+    (dict(hands=[["R0", "R0"], ["B1"], ["Y3"]], top="G5"), "R0"),
+    (dict(hands=[["G1"], ["B1"], ["Y3"]], top="W"), "color"),
+    (dict(hands=[["G1"], ["B1"], ["Y3"]], top="G5", color="R"), "color"),
+    (dict(hands=[["G1"], ["B1"], ["Y3"]], top="G5", color="P"), "color"),
+    (dict(hands=[["G1"], ["B1"], ["Y3"]], top="G5", current=3), "current"),
+    (dict(hands=[["G1"], ["B1"], ["Y3"]], top="G5", direction=0), "direction"),
+])
+def test_bad_setup(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        Engine.from_setup(Rules(num_players=3), **kwargs)
+
+
+@pytest.mark.parametrize("options", [dict(bogus=True), dict(num_players=11), dict(draw_rule="x")])
+def test_bad_option(options):
+    with pytest.raises(ValueError, match=next(iter(options))):
+        Rules.preset("official", **options)
+
+
+def test_rules_must_be_rules():
+    with pytest.raises(TypeError):
+        Engine({"num_players": 3}, 1)
+
+
+@pytest.mark.parametrize("games", [0, -1, 2.5])
+def test_bad_number_of_games(games):
+    with pytest.raises(ValueError, match="num_games"):
+        Engine(Rules(), games)
+
+
+def test_bad_reset_games(batch):
+    before = snapshot(batch)
+    with pytest.raises(ValueError, match="game index 4"):
+        batch.reset(games=[4])
+    with pytest.raises(ValueError):
+        batch.reset(seed=[1, 2])
+    assert_same_state(before, snapshot(batch))
+
+
+def test_observe_bad_player(batch):
+    with pytest.raises(ValueError, match="players"):
+        batch.observe(players=3)
+
+
+def test_finished_games_ignore_any_action():
+    eng = setup("official", [["G1"], ["B1"], ["Y3"]], top="G5")
+    eng.step_names("play G1")
+    before = snapshot(eng)
+    for a in (0, -1, 500):
+        rewards, terminated, truncated = eng.step(np.array([a]))
+        assert not rewards.any()
+        assert terminated.tolist() == [True]
+    assert_same_state(before, snapshot(eng))
+
+
+def test_mask_is_read_only(batch):
+    mask = batch.legal_action_mask()
+    with pytest.raises(ValueError):
+        mask[0, action_id("draw")] = not mask[0, action_id("draw")]
