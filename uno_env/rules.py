@@ -214,17 +214,3 @@ PRESETS: dict[str, dict[str, Any]] = {
     ),
     "teams": dict(teams=True, num_players=4),
 }
-
-#: Options the engine plays today; any other non-default value raises NotImplementedError.
-IMPLEMENTED_DEFAULTS_ONLY: tuple[str, ...] = (
-    "stack_draw2_on_draw2", "stack_draw4_on_draw2", "stack_draw4_on_draw4", "stack_draw2_on_draw4",
-    "stack_no_mixing", "stack_reverse", "stack_skip", "stack_wild_cancels", "stack_by_value",
-    "challenge_on_stack", "multi_play", "multi_effects_add", "multi_skip", "finish_on_action",
-    "seven_zero", "jump_in", "dobon", "mercy_limit", "end", "feed_penalty", "teams",
-)
-
-
-def unimplemented_options(rules: Rules) -> list[str]:
-    """Options set to a value the engine does not play yet."""
-    base = Rules(num_players=rules.num_players)
-    return [n for n in IMPLEMENTED_DEFAULTS_ONLY if getattr(rules, n) != getattr(base, n)]

@@ -19,29 +19,18 @@ from ..cards import (
     parse_card,
     parse_color,
 )
-from ..rules import Rules, unimplemented_options
+from ..rules import Rules
 from .deal import pile_counts, write_shuffled
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
 from .rng import mix64, seed_key
+from .rounds import clear_round, end_rounds, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State
-from .step import apply_actions, clear_round, end_rounds, new_round, open_round
-
-_UNSUPPORTED_DECKS = ("classic112_swap", "classic112_shuffle", "no_mercy168")
+from .step import apply_actions
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal in its game; the state is left untouched."""
-
-
-def _check_supported(rules: Rules) -> None:
-    todo = unimplemented_options(rules)
-    if rules.deck in _UNSUPPORTED_DECKS:
-        todo.append("deck")
-    if todo:
-        raise NotImplementedError(
-            f"rule option(s) not playable yet: {', '.join(todo)} "
-            f"(values: {', '.join(f'{n}={getattr(rules, n)!r}' for n in todo)})")
 
 
 class Engine:
@@ -57,7 +46,6 @@ class Engine:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        _check_supported(rules)
         if not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
         self.rules = rules

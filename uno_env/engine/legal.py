@@ -1,6 +1,9 @@
-"""Legal actions: which cards match, and the action mask of every decision phase."""
+"""Legal actions: which cards match, answer a penalty or follow in a multi-play, and the
+action mask of every decision phase."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -8,13 +11,19 @@ from ..actions import (
     CATCH,
     CHALLENGE,
     COLOR_BASE,
+    DOBON,
     DRAW,
     NUM_ACTIONS,
     NUM_PLAY_ACTIONS,
+    NUM_TARGETS,
     PASS,
+    TARGET_BASE,
     UNO,
 )
 from ..cards import (
+    DRAW_VALUE,
+    IS_DRAW_CARD,
+    IS_NUMBER,
     IS_WILD,
     KIND_COLOR,
     KIND_ID,
@@ -23,11 +32,32 @@ from ..cards import (
     NUM_COLORED_SYMBOLS,
     NUM_COLORS,
     NUM_KINDS,
+    POINTS_HOUSE,
+    SYM_DRAW2,
+    SYM_REVERSE,
+    SYM_SKIP,
 )
 from ..rules import Rules
-from .state import AFTER_DRAW, CHOOSE_COLOR, FORCED_PLAY, RESPOND, TURN, State
+from .state import (
+    AFTER_DRAW,
+    CHOOSE_COLOR,
+    CHOOSE_TARGET,
+    FORCED_PLAY,
+    MULTI,
+    REACT,
+    RESPOND,
+    TURN,
+    State,
+)
 
 WD4 = KIND_ID["WD4"]
+WILD = KIND_ID["W"]
+IS_D2 = KIND_SYMBOL == SYM_DRAW2
+IS_D4 = DRAW_VALUE == 4
+IS_REVERSE = KIND_SYMBOL == SYM_REVERSE
+IS_SKIP = KIND_SYMBOL == SYM_SKIP
+#: Cards that do not block Dobon (a hand of only these may not declare it).
+IS_DOBON_BLOCKED = IS_D2 | IS_REVERSE | IS_SKIP
 
 
 def _match_table() -> np.ndarray:
@@ -38,6 +68,65 @@ def _match_table() -> np.ndarray:
 
 
 MATCH = _match_table()
+#: ``COLOR_OF[color, kind]``: the kind is a colored card of that color.
+COLOR_OF = KIND_COLOR[None, :] == np.arange(NUM_COLORS)[:, None]
+
+
+class Tables:
+    """Lookup tables that depend on the rules, built once per rule set."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.compat = _compat_table(rules)
+        self.respond = _respond_table(rules)
+        family = np.select([IS_D2, IS_D4, DRAW_VALUE == 6, DRAW_VALUE == 10], [0, 1, 2, 3], -1)
+        #: ``SAME_FAMILY[first, kind]`` for stack_no_mixing (row -1: no chain).
+        self.same_family = np.vstack([family[None, :] == family[:, None],
+                                      np.ones((1, NUM_KINDS), bool)])
+        self.wd4_family = IS_D4
+
+
+def _compat_table(rules: Rules) -> np.ndarray:
+    """``COMPAT[a, b]``: may ``b`` follow ``a`` within one multi-card play."""
+    mode = rules.multi_play
+    if mode == "none":
+        return np.zeros((NUM_KINDS, NUM_KINDS), bool)
+    same_symbol = KIND_SYMBOL[:, None] == KIND_SYMBOL[None, :]
+    if mode == "identical":
+        ok = np.eye(NUM_KINDS, dtype=bool) & ~IS_WILD[:, None]
+    elif mode == "same_number":
+        grouped = IS_NUMBER | IS_D2 | (np.arange(NUM_KINDS) == WD4) | (
+            np.arange(NUM_KINDS) == WILD)
+        ok = same_symbol & grouped[:, None] & grouped[None, :]
+    else:  # same_kind
+        ok = same_symbol.copy()
+    if rules.scoring != "none":
+        ok[WILD, :] = ok[:, WILD] = False
+    return ok
+
+
+def _respond_table(rules: Rules) -> np.ndarray:
+    """``RESPOND[last, kind]``: may draw card ``kind`` answer a chain whose last card is ``last``
+    (the color-dependent answers are added in :func:`response_kinds`)."""
+    last, kind = np.meshgrid(np.arange(NUM_KINDS), np.arange(NUM_KINDS), indexing="ij")
+    if rules.stack_by_value:
+        return IS_DRAW_CARD[kind] & (DRAW_VALUE[kind] >= DRAW_VALUE[last]) & IS_DRAW_CARD[last]
+    ok = np.zeros((NUM_KINDS, NUM_KINDS), bool)
+    d2_last, d4_last = IS_D2[last], IS_D4[last]
+    wd4 = kind == WD4
+    if rules.stack_draw2_on_draw2:
+        ok |= IS_D2[kind] & d2_last
+    if rules.stack_draw4_on_draw2 and not rules.stack_no_mixing:
+        ok |= wd4 & d2_last
+    if rules.stack_draw4_on_draw4:
+        ok |= wd4 & d4_last
+    if rules.stack_draw2_on_draw4 == "any" and not rules.stack_no_mixing:
+        ok |= IS_D2[kind] & d4_last
+    return ok
+
+
+@lru_cache(maxsize=64)
+def tables(rules: Rules) -> Tables:
+    return Tables(rules)
 
 
 def holds_color(hands: np.ndarray, color: np.ndarray) -> np.ndarray:
@@ -61,7 +150,7 @@ def wd4_permitted(rules: Rules, hands: np.ndarray, matching: np.ndarray, color: 
 def playable(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray) -> np.ndarray:
     """Kinds each hand may lay on its pile, ``bool[n, K]`` (masking bluffs when not allowed)."""
     ok = MATCH[color, top] & (hands > 0)
-    if not rules.wd4_bluff:
+    if not rules.wd4_bluff and rules.wd4_restriction != "none":
         has = ok[:, WD4]
         if has.any():
             idx = np.flatnonzero(has)
@@ -69,45 +158,106 @@ def playable(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray
     return ok
 
 
+def response_kinds(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray,
+                   chain_first: np.ndarray, chain_last: np.ndarray) -> np.ndarray:
+    """Kinds that may answer a pending draw penalty, ``bool[n, K]``."""
+    t = tables(rules)
+    last = np.maximum(chain_last, 0)
+    ok = t.respond[last] & (chain_last >= 0)[:, None]
+    if rules.stack_draw2_on_draw4 == "matching_color" and not rules.stack_no_mixing:
+        ok |= IS_D2[None, :] & COLOR_OF[color] & t.wd4_family[last][:, None]
+    if rules.stack_no_mixing:
+        ok &= t.same_family[chain_first]
+    top_symbol = KIND_SYMBOL[top]
+    if rules.stack_reverse:
+        ok |= IS_REVERSE[None, :] & (COLOR_OF[color] | (top_symbol == SYM_REVERSE)[:, None])
+    if rules.stack_skip != "none":
+        ok |= IS_SKIP[None, :] & (COLOR_OF[color] | (top_symbol == SYM_SKIP)[:, None])
+    if rules.stack_wild_cancels:
+        ok[:, WILD] = True
+    return ok & (hands > 0)
+
+
+def dobon_eligible(hands: np.ndarray, sizes: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """``bool[n, P]``: seats whose hand may declare Dobon on ``top``."""
+    totals = hands.astype(np.int32) @ POINTS_HOUSE.astype(np.int32)
+    only_blocked = ((hands > 0) & ~IS_DOBON_BLOCKED).sum(-1) == 0
+    return (totals == POINTS_HOUSE[top][:, None]) & (sizes >= 2) & ~only_blocked
+
+
+def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
+                    follow: np.ndarray | None) -> np.ndarray:
+    """Whether a play this turn could leave exactly one card (the UNO call is then legal).
+
+    ``kinds``: the legal plays; ``follow``: in a multi-play, the kind just laid.
+    """
+    reach = (sizes == 2) & kinds.any(axis=1)
+    if rules.multi_play == "none":
+        return reach
+    compat = tables(rules).compat
+    cand = np.flatnonzero((sizes > 2) & kinds.any(axis=1))
+    if cand.size:
+        h = hands[cand].astype(np.int32)
+        if follow is None:
+            layable = h @ (compat | np.eye(NUM_KINDS, dtype=bool)).T.astype(np.int32)
+            most = np.where(kinds[cand], layable, 0).max(axis=1)
+        else:
+            most = (h * compat[follow[cand]]).sum(axis=1)
+        reach[cand] = sizes[cand] - most <= 1
+    return reach
+
+
 def legal_mask(rules: Rules, s: State) -> np.ndarray:
     """``bool[G, A]``: the legal actions of the acting player of every game (none when over)."""
     g = s.num_games
+    p = s.num_players
     ar = np.arange(g)
     player = s.current
-    hands = s.hands.reshape(g * s.num_players, -1).take(ar * s.num_players + player, axis=0)
+    flat = ar * p + player
+    hands = s.hands.reshape(g * p, -1).take(flat, axis=0)
+    sizes = s.hand_size.reshape(-1).take(flat)
     phase = s.phase
-    kinds = playable(rules, hands, s.top, s.color.astype(np.int64))
+    top = s.top.astype(np.int64)
+    color = s.color.astype(np.int64)
+    kinds = playable(rules, hands, top, color)
+    kinds &= (phase == TURN)[:, None] | (phase == AFTER_DRAW)[:, None]
     mask = np.zeros((g, NUM_ACTIONS), bool)
 
-    after = phase == AFTER_DRAW
-    if after.any() and not rules.play_any_after_draw:
-        only_drawn = np.zeros((g, NUM_KINDS), bool)
-        idx = np.flatnonzero(after)
-        only_drawn[idx, s.drawn[idx]] = True
-        kinds &= ~after[:, None] | only_drawn
-    forced = phase == FORCED_PLAY
-    if forced.any():
-        idx = np.flatnonzero(forced)
-        kinds[idx] = MATCH[s.prev_color[idx], s.prev_top[idx]] & s.hidden[idx]
-        kinds[idx, WD4] = False
-    plays_allowed = (phase == TURN) | after | forced
-    kinds &= plays_allowed[:, None]
+    after = np.flatnonzero(phase == AFTER_DRAW)
+    if after.size and not rules.play_any_after_draw:
+        drawn = kinds[after, s.drawn[after]]
+        kinds[after] = False
+        kinds[after, s.drawn[after]] = drawn
+    special = np.flatnonzero(phase >= RESPOND)
+    follow = None
+    if special.size:
+        ph = phase[special]
+        for code, fill in ((FORCED_PLAY, _forced), (RESPOND, _responses), (MULTI, _multi),
+                           (REACT, _jumps)):
+            sel = special[ph == code]
+            if sel.size:
+                kinds[sel] = fill(rules, s, sel, hands[sel])
+        if rules.multi_play != "none":
+            follow = np.where(phase == MULTI, top, 0)
+    if rules.finish_on_action != "allowed":
+        kinds &= IS_NUMBER[None, :] | (sizes != 1)[:, None]
     mask[:, :NUM_COLORED_KINDS] = kinds[:, :NUM_COLORED_KINDS]
     wild_plays = mask[:, NUM_COLORED_KINDS:NUM_PLAY_ACTIONS].reshape(g, -1, NUM_COLORS)
     wild_plays[...] = kinds[:, NUM_COLORED_KINDS:, None]
     any_play = kinds.any(axis=1)
 
     turn = phase == TURN
-    mask[:, DRAW] = turn & (rules.draw_when_playable | ~any_play)
-    mask[:, DRAW] |= phase == RESPOND
+    mask[:, DRAW] = (turn & (rules.draw_when_playable | ~any_play)) | (phase == RESPOND)
+    mask[:, PASS] = (phase == MULTI) | (phase == REACT)
     if rules.draw_rule != "until_playable_must_play":
-        mask[:, PASS] = after
+        mask[:, PASS] |= phase == AFTER_DRAW
     if rules.challenge:
-        mask[:, CHALLENGE] = (phase == RESPOND) & (s.top == WD4) & (s.attacker >= 0)
+        mask[:, CHALLENGE] = (phase == RESPOND) & (s.attacker >= 0)
     mask[:, COLOR_BASE:COLOR_BASE + NUM_COLORS] = (phase == CHOOSE_COLOR)[:, None]
+    if special.size:
+        _targets_and_dobon(rules, s, mask, special, phase[special])
     if rules.uno_penalty > 0:
-        two = s.hand_size[ar, player] == 2
-        mask[:, UNO] = two & any_play & ~s.uno_called
+        mask[:, UNO] = ~s.uno_called & could_reach_one(rules, hands, sizes, kinds, follow)
         off = s.uno_offender
         catchable = off >= 0
         if catchable.any():
@@ -115,3 +265,44 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
             mask[:, CATCH] = catchable & (off != player) & (size == 1)
     mask[s.done] = False
     return mask
+
+
+def _forced(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    kinds = MATCH[s.prev_color[games].astype(np.int64), s.prev_top[games]] & s.hidden[games]
+    kinds[:, WD4] = False
+    return kinds & (hands > 0)
+
+
+def _responses(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    return response_kinds(rules, hands, s.top[games].astype(np.int64),
+                          s.color[games].astype(np.int64), s.chain_first[games],
+                          s.chain_last[games])
+
+
+def _multi(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    return tables(rules).compat[s.top[games]] & (hands > 0)
+
+
+def _jumps(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    kinds = np.zeros(hands.shape, bool)
+    if rules.jump_in:
+        top = s.top[games].astype(np.int64)
+        rows = np.arange(games.size)
+        kinds[rows, top] = (hands[rows, top] > 0) & ~IS_WILD[top]
+    return kinds
+
+
+def _targets_and_dobon(rules: Rules, s: State, mask: np.ndarray, games: np.ndarray,
+                       phase: np.ndarray) -> None:
+    p = s.num_players
+    sel = games[phase == CHOOSE_TARGET]
+    if sel.size:
+        seats = (s.current[sel, None] + np.arange(1, p)[None, :]) % p
+        mask[sel[:, None], TARGET_BASE + np.arange(p - 1)[None, :]] = s.active[sel[:, None], seats]
+    assert p - 1 <= NUM_TARGETS
+    sel = games[phase == REACT]
+    if sel.size and rules.dobon:
+        player = s.current[sel]
+        ok = dobon_eligible(s.hands[sel, player][:, None, :], s.hand_size[sel, player][:, None],
+                            s.top[sel].astype(np.int64))
+        mask[sel, DOBON] = ok[:, 0]

@@ -14,9 +14,13 @@ AFTER_DRAW = 1    # the card just drawn (or, by option, any card) may be played;
 RESPOND = 2       # a draw penalty is pending: accept it or challenge (or answer it)
 CHOOSE_COLOR = 3  # a wild's color is still to be chosen (first card)
 FORCED_PLAY = 4   # a retracted Wild Draw Four: play one of the hidden legal cards
-NUM_PHASES = 5
-ROUND_END = 5     # not a decision: the round has just ended (internal, within a step)
-PHASE_NAMES = ("turn", "after_draw", "respond", "choose_color", "forced_play")
+MULTI = 5         # several cards in one play: add another compatible card or pass
+CHOOSE_TARGET = 6  # choose the seat to swap hands with (7 of 7-0, Wild Swap Hands)
+REACT = 7         # out of turn: jump in with an identical card, declare Dobon, or pass
+NUM_PHASES = 8
+ROUND_END = 99    # not a decision: the round has just ended (internal, within a step)
+PHASE_NAMES = ("turn", "after_draw", "respond", "choose_color", "forced_play", "multi",
+               "choose_target", "react")
 
 
 @dataclass
@@ -44,6 +48,21 @@ class State:
     prev_color: np.ndarray    # int8[G]        color before that Wild Draw Four
     hidden: np.ndarray        # bool[G, K]     kinds a retracted offender may be forced to play
     dealer: np.ndarray        # int64[G]
+    active: np.ndarray        # bool[G, P]     still playing (not out, not eliminated)
+    place: np.ndarray         # int64[G, P]    finishing place, 0 = first; -1 while playing
+    num_out: np.ndarray       # int64[G]       players who have gone out this round
+    num_eliminated: np.ndarray  # int64[G]     players eliminated this round
+    turn_draw: np.ndarray     # int16[G]       draw penalty laid this turn (not yet imposed)
+    turn_reverse: np.ndarray  # int16[G]       Reverses laid this turn
+    turn_skip: np.ndarray     # int16[G]       Skips laid this turn
+    targeted: np.ndarray      # bool[G]        this turn's target decision has been made
+    chain_first: np.ndarray   # int16[G]       draw card that started the penalty chain (-1)
+    chain_last: np.ndarray    # int16[G]       last draw card of the chain (-1)
+    react_from: np.ndarray    # int64[G]       seat whose card is open to reactions
+    top_player: np.ndarray    # int64[G]       seat that laid the top card (-1: the deal)
+    fed: np.ndarray           # int64[G]       seat whose card the last play answered
+    dobon_loser: np.ndarray   # int64[G]       seat whose card was answered by Dobon (-1)
+    roulette: np.ndarray      # bool[G]        the color choice is for Wild Color Roulette
     turns: np.ndarray         # int32[G]       decisions taken this round
     key: np.ndarray           # uint64[G]      random key of the game's seed
     counter: np.ndarray       # uint64[G]      random numbers used so far
@@ -69,7 +88,15 @@ class State:
             uno_offender=np.full(g, -1, i64), attacker=np.full(g, -1, i64),
             wd4_guilty=np.zeros(g, bool), prev_top=np.zeros(g, np.int16),
             prev_color=np.zeros(g, np.int8), hidden=np.zeros((g, k), bool),
-            dealer=np.zeros(g, i64), turns=np.zeros(g, np.int32), key=np.zeros(g, np.uint64),
+            dealer=np.zeros(g, i64), active=np.ones((g, p), bool),
+            place=np.full((g, p), -1, i64), num_out=np.zeros(g, i64),
+            num_eliminated=np.zeros(g, i64), turn_draw=np.zeros(g, np.int16),
+            turn_reverse=np.zeros(g, np.int16), turn_skip=np.zeros(g, np.int16),
+            targeted=np.zeros(g, bool), chain_first=np.full(g, -1, np.int16),
+            chain_last=np.full(g, -1, np.int16), react_from=np.full(g, -1, i64),
+            top_player=np.full(g, -1, i64), fed=np.full(g, -1, i64),
+            dobon_loser=np.full(g, -1, i64), roulette=np.zeros(g, bool),
+            turns=np.zeros(g, np.int32), key=np.zeros(g, np.uint64),
             counter=np.zeros(g, np.uint64), done=np.zeros(g, bool), truncated=np.zeros(g, bool),
             winner=np.full(g, -1, i64), round_winner=np.full(g, -1, i64),
             round_points=np.zeros((g, p), np.int32), scores=np.zeros((g, p), np.int32),

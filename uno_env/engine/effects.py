@@ -1,0 +1,469 @@
+"""What happens when cards are laid: the turn's effects, penalties, reactions and specials.
+
+A turn's play goes through three stages, each vectorised over the games at it:
+
+1. :func:`lay` puts one card on the pile and adds its effect to the turn's tally
+   (``turn_draw``, ``turn_reverse``, ``turn_skip``); a multi-card play repeats it.
+2. :func:`finish_laying` checks the UNO call and opens the reaction window (jump-in,
+   Dobon) for the other players.
+3. :func:`advance` applies the tally once: target choice (7, Wild Swap Hands), hand
+   rotation and shuffles, direction, skips, and the draw penalty, which
+   :func:`impose` hands to its victim as a decision when it can be answered.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import (
+    DRAW_VALUE,
+    IS_DRAW_CARD,
+    IS_NUMBER,
+    IS_WILD,
+    KIND_COLOR,
+    KIND_ID,
+    KIND_NUMBER,
+    KIND_SYMBOL,
+    NUM_COLORED_SYMBOLS,
+    NUM_KINDS,
+    SYM_DISCARD_ALL,
+    SYM_REVERSE,
+    SYM_SKIP,
+    SYM_SKIP_ALL,
+    SYM_WRD4,
+)
+from ..rules import Rules
+from .deal import draw_cards, draw_one, write_shuffled
+from .legal import MATCH, dobon_eligible, response_kinds, tables, wd4_permitted
+from .rng import shuffle_order
+from .state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN, State
+
+WD4 = KIND_ID["WD4"]
+WILD = KIND_ID["W"]
+SWAP = KIND_ID["WSH"]
+SHUFFLE = KIND_ID["WSF"]
+ROULETTE = KIND_ID["WCR"]
+IS_REVERSE_EFFECT = (KIND_SYMBOL == SYM_REVERSE) | (KIND_SYMBOL == SYM_WRD4)
+IS_PLAIN_REVERSE = KIND_SYMBOL == SYM_REVERSE
+IS_SKIP = KIND_SYMBOL == SYM_SKIP
+
+
+# --- seats ------------------------------------------------------------------------------------
+
+def seat_after(s: State, games: np.ndarray, player: np.ndarray,
+               steps: int | np.ndarray = 1) -> np.ndarray:
+    """The seat ``steps`` turns after ``player`` in each game's direction, skipping the
+    players who have left the round."""
+    p = s.num_players
+    d = s.direction[games]
+    if not (s.num_out[games] + s.num_eliminated[games]).any():
+        return (player + d * steps) % p
+    steps = np.broadcast_to(np.asarray(steps, np.int64), games.shape)
+    seat = np.array(player, np.int64, copy=True)
+    offsets = np.arange(1, p + 1)
+    for i in range(int(steps.max(initial=0))):
+        sel = np.flatnonzero(steps > i)
+        cand = (seat[sel, None] + d[sel, None] * offsets[None, :]) % p
+        ok = s.active[games[sel, None], cand]
+        seat[sel] = cand[np.arange(sel.size), ok.argmax(axis=1)]
+    return seat
+
+
+def active_count(s: State, games: np.ndarray) -> np.ndarray:
+    return s.num_players - s.num_out[games] - s.num_eliminated[games]
+
+
+def start_turn(s: State, games: np.ndarray, player: np.ndarray) -> None:
+    """Hand a normal turn to ``player``."""
+    s.current[games] = player
+    s.phase[games] = TURN
+    s.drawn[games] = -1
+    s.uno_called[games] = False
+
+
+def end_turn(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+    start_turn(s, games, seat_after(s, games, player))
+
+
+def reset_chain(s: State, games: np.ndarray) -> None:
+    s.pending[games] = 0
+    s.chain_first[games] = -1
+    s.chain_last[games] = -1
+    s.attacker[games] = -1
+
+
+# --- stage 1: laying cards --------------------------------------------------------------------
+
+def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
+        chosen: np.ndarray) -> None:
+    """``player`` lays ``kind`` (wilds as color ``chosen``) and the play goes on."""
+    phase = s.phase[games]
+    first = phase != MULTI
+    if rules.challenge:
+        _note_wd4(rules, s, games, player, kind, first)
+    s.fed[games] = np.where(first, s.top_player[games], s.fed[games])
+    s.hands[games, player, kind] -= 1
+    s.hand_size[games, player] -= 1
+    s.discard[games, kind] += 1
+    s.top[games] = kind
+    s.top_player[games] = player
+    s.color[games] = np.where(IS_WILD[kind], chosen, KIND_COLOR[kind])
+    discard_all = KIND_SYMBOL[kind] == SYM_DISCARD_ALL
+    if discard_all.any():
+        _discard_color(s, games[discard_all], player[discard_all], KIND_COLOR[kind[discard_all]])
+    reset = first if rules.multi_effects_add else np.ones(games.size, bool)
+    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+        field[games[reset]] = 0
+    s.targeted[games[first]] = False
+    s.turn_draw[games] += DRAW_VALUE[kind]
+    s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
+    two = active_count(s, games) == 2
+    s.turn_skip[games] += IS_SKIP[kind] | (IS_PLAIN_REVERSE[kind] & two)
+    draws = np.flatnonzero(IS_DRAW_CARD[kind])
+    if draws.size:
+        g = games[draws]
+        s.chain_first[g] = np.where(s.chain_first[g] < 0, kind[draws], s.chain_first[g])
+        s.chain_last[g] = kind[draws]
+    more = np.zeros(games.size, bool)
+    if rules.multi_play != "none":
+        hands = s.hands[games, player]
+        more = (phase != REACT) & (s.hand_size[games, player] > 0) & (
+            tables(rules).compat[kind] & (hands > 0)).any(axis=1)
+        s.phase[games[more]] = MULTI
+    done = np.flatnonzero(~more)
+    if done.size:
+        finish_laying(rules, s, games[done], player[done])
+
+
+def _note_wd4(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
+              first: np.ndarray) -> None:
+    """Remember whether a Wild Draw Four broke its restriction, for a challenge."""
+    s.attacker[games] = -1
+    is_wd4 = np.flatnonzero(kind == WD4)
+    if not is_wd4.size:
+        return
+    g, p = games[is_wd4], player[is_wd4]
+    fresh = first[is_wd4]
+    hands = s.hands[g, p]
+    color = s.color[g].astype(np.int64)
+    matching = MATCH[color, s.top[g]] & (hands > 0)
+    guilty = ~wd4_permitted(rules, hands, matching, color)
+    s.wd4_guilty[g] = np.where(fresh, guilty, s.wd4_guilty[g])
+    s.prev_top[g] = np.where(fresh, s.top[g], s.prev_top[g])
+    s.prev_color[g] = np.where(fresh, s.color[g], s.prev_color[g])
+    open_chain = s.pending[g] == 0
+    s.attacker[g] = np.where(open_chain | rules.challenge_on_stack, p, -1)
+
+
+def _discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.ndarray) -> None:
+    """Discard All: every card of ``color`` in the hand goes to the discard pile."""
+    cols = color[:, None] * NUM_COLORED_SYMBOLS + np.arange(NUM_COLORED_SYMBOLS)[None, :]
+    rows = games[:, None]
+    held = s.hands[rows, player[:, None], cols].astype(np.int16)
+    s.discard[rows, cols] += held
+    s.hands[rows, player[:, None], cols] = 0
+    s.hand_size[games, player] -= held.sum(axis=1)
+
+
+# --- stage 2: the UNO call and reactions ------------------------------------------------------
+
+def finish_laying(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+    """The turn's cards are down: check the UNO call, offer reactions, then advance."""
+    if rules.uno_penalty > 0:
+        uncalled = (s.hand_size[games, player] == 1) & ~s.uno_called[games]
+        s.uno_offender[games[uncalled]] = player[uncalled]
+    s.uno_called[games] = False
+    if rules.jump_in or rules.dobon:
+        waiting = offer_reaction(rules, s, games, player, player)
+        games, player = games[~waiting], player[~waiting]
+    if games.size:
+        advance(rules, s, games, player)
+
+
+def offer_reaction(rules: Rules, s: State, games: np.ndarray, laid_by: np.ndarray,
+                   after: np.ndarray) -> np.ndarray:
+    """Offer a reaction to the next eligible seat after ``after`` (before ``laid_by``).
+
+    Returns, per game, whether a reaction is now offered.
+    """
+    p = s.num_players
+    d = s.direction[games]
+    k = np.arange(1, p)
+    cand = (after[:, None] + d[:, None] * k[None, :]) % p
+    dist = (laid_by - after) * d % p
+    dist = np.where(dist == 0, p, dist)
+    top = s.top[games].astype(np.int64)
+    hands = s.hands[games]
+    sizes = s.hand_size[games]
+    seats = np.zeros((games.size, p), bool)
+    if rules.jump_in:
+        holds = hands[np.arange(games.size), :, top] > 0
+        ok = holds & ~IS_WILD[top][:, None] & (s.hand_size[games, laid_by] > 0)[:, None]
+        if rules.finish_on_action != "allowed":
+            ok &= (sizes != 1) | IS_NUMBER[top][:, None]
+        seats |= ok
+    if rules.dobon:
+        seats |= dobon_eligible(hands, sizes, top)
+    seats &= s.active[games]
+    seats[np.arange(games.size), laid_by] = False
+    eligible = (k[None, :] < dist[:, None]) & seats[np.arange(games.size)[:, None], cand]
+    offered = eligible.any(axis=1)
+    i = np.flatnonzero(offered)
+    if i.size:
+        g = games[i]
+        s.current[g] = cand[i, eligible[i].argmax(axis=1)]
+        s.phase[g] = REACT
+        s.react_from[g] = laid_by[i]
+        s.uno_called[g] = False
+        s.drawn[g] = -1
+    return offered
+
+
+def fold_turn(s: State, games: np.ndarray) -> None:
+    """A jump-in takes over the turn: keep the jumped card's penalty and reversal, drop its
+    skip, and start a new tally for the jumper."""
+    s.pending[games] += s.turn_draw[games]
+    flip = games[s.turn_reverse[games] % 2 == 1]
+    s.direction[flip] *= -1
+    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+        field[games] = 0
+
+
+def dobon(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+    """``player`` declares Dobon: they win; the card goes back to the one who laid it."""
+    loser = s.react_from[games]
+    top = s.top[games].astype(np.int64)
+    s.discard[games, top] -= 1
+    s.hands[games, loser, top] += 1
+    s.hand_size[games, loser] += 1
+    s.dobon_loser[games] = loser
+    s.round_winner[games] = player
+    s.phase[games] = ROUND_END
+
+
+# --- stage 3: the turn's effects --------------------------------------------------------------
+
+def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+            first_card: bool = False) -> None:
+    """Apply the turn's tally for the cards ``player`` laid, and move to the next decision."""
+    top = s.top[games].astype(np.int64)
+    out = s.hand_size[games, player] == 0
+    if not first_card:
+        wants = ~s.targeted[games] & ~out & (
+            (top == SWAP) | (rules.seven_zero & (KIND_NUMBER[top] == 7)))
+        if wants.any():
+            i = np.flatnonzero(wants)
+            s.current[games[i]] = player[i]
+            s.phase[games[i]] = CHOOSE_TARGET
+            keep = ~wants
+            games, player, top, out = games[keep], player[keep], top[keep], out[keep]
+            if not games.size:
+                return
+    flip = games[s.turn_reverse[games] % 2 == 1]
+    s.direction[flip] *= -1
+    if not first_card:
+        rotate = ~out & rules.seven_zero & (KIND_NUMBER[top] == 0)
+        if rotate.any():
+            rotate_hands(s, games[rotate])
+        shuffle = ~out & (top == SHUFFLE)
+        if shuffle.any():
+            shuffle_hands(s, games[shuffle], player[shuffle])
+    k = s.turn_skip[games].astype(np.int64)
+    offset = np.where(k == 0, 1, 2 * k if rules.multi_skip == "each" else k + 1)
+    responding = s.pending[games] > 0
+    if rules.stack_skip == "pass_on":
+        offset = np.where(responding & IS_SKIP[top], 1, offset)
+    offset = np.where(KIND_SYMBOL[top] == SYM_SKIP_ALL, 0, offset)
+    total = s.pending[games] + s.turn_draw[games]
+    if rules.stack_wild_cancels:
+        total = np.where(responding & (top == WILD), 0, total)
+    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+        field[games] = 0
+    if out.any():
+        i = np.flatnonzero(out)
+        _went_out(rules, s, games[i], player[i], offset[i], total[i])
+        keep = ~out
+        games, player, top, offset, total = (a[keep] for a in (games, player, top, offset, total))
+    target = seat_after(s, games, player, offset)
+    roulette = top == ROULETTE
+    if roulette.any():
+        i = np.flatnonzero(roulette)
+        start_turn(s, games[i], target[i])
+        s.phase[games[i]] = CHOOSE_COLOR
+        s.roulette[games[i]] = True
+    penalty = ~roulette & (total > 0)
+    if penalty.any():
+        i = np.flatnonzero(penalty)
+        impose(rules, s, games[i], target[i], total[i])
+    plain = np.flatnonzero(~roulette & ~penalty)
+    if plain.size:
+        reset_chain(s, games[plain])
+        start_turn(s, games[plain], target[plain])
+
+
+def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
+           total: np.ndarray) -> None:
+    """``victim`` faces a draw penalty: a decision if they can answer it, else drawn at once."""
+    start_turn(s, games, victim)
+    s.phase[games] = RESPOND
+    s.pending[games] = total
+    can = s.attacker[games] >= 0
+    if _can_stack(rules):
+        hands = s.hands[games, victim]
+        can |= response_kinds(rules, hands, s.top[games].astype(np.int64),
+                              s.color[games].astype(np.int64), s.chain_first[games],
+                              s.chain_last[games]).any(axis=1)
+    if not can.all():
+        i = np.flatnonzero(~can)
+        take_penalty(rules, s, games[i], victim[i])
+
+
+def _can_stack(rules: Rules) -> bool:
+    return bool(rules.stack_draw2_on_draw2 or rules.stack_draw4_on_draw2
+                or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != "never"
+                or rules.stack_reverse or rules.stack_skip != "none"
+                or rules.stack_wild_cancels or rules.stack_by_value)
+
+
+def take_penalty(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray) -> None:
+    """The victim draws the whole pending total and loses the turn."""
+    draw_cards(s, games, victim, s.pending[games])
+    reset_chain(s, games)
+    end_turn(rules, s, games, victim)
+
+
+def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+              offset: np.ndarray, total: np.ndarray) -> None:
+    """``player`` has no cards left: the target of the last card still draws its penalty."""
+    target = seat_after(s, games, player, offset)
+    hit = np.flatnonzero(total > 0)
+    if hit.size:
+        draw_cards(s, games[hit], target[hit], total[hit])
+    reset_chain(s, games)
+    if rules.end == "first_out":
+        s.round_winner[games] = player
+        s.phase[games] = ROUND_END
+        return
+    s.place[games, player] = s.num_out[games]
+    s.num_out[games] += 1
+    s.active[games, player] = False
+    over = active_count(s, games) <= 1
+    if over.any():
+        close_last_standing(s, games[over])
+    more = np.flatnonzero(~over)
+    if more.size:
+        nxt = seat_after(s, games[more], target[more], np.where(total[more] > 0, 1, 0))
+        start_turn(s, games[more], nxt)
+
+
+def close_last_standing(s: State, games: np.ndarray) -> None:
+    """Give the players still in the round the next places, and end it."""
+    for seat in range(s.num_players):
+        left = games[s.active[games, seat]]
+        s.place[left, seat] = s.num_out[left]
+        s.num_out[left] += 1
+        s.active[left, seat] = False
+    s.round_winner[games] = s.place[games].argmin(axis=1)
+    s.phase[games] = ROUND_END
+
+
+# --- specials ---------------------------------------------------------------------------------
+
+def swap_hands(s: State, games: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    ha, hb = s.hands[games, a].copy(), s.hands[games, b].copy()
+    s.hands[games, a], s.hands[games, b] = hb, ha
+    sa, sb = s.hand_size[games, a].copy(), s.hand_size[games, b].copy()
+    s.hand_size[games, a], s.hand_size[games, b] = sb, sa
+
+
+def rotate_hands(s: State, games: np.ndarray) -> None:
+    """Every hand passes to the next player in the current direction."""
+    hands, sizes = s.hands[games].copy(), s.hand_size[games].copy()
+    for seat in range(s.num_players):
+        live = np.flatnonzero(s.active[games, seat])
+        g = games[live]
+        to = seat_after(s, g, np.full(g.size, seat))
+        s.hands[g, to] = hands[live, seat]
+        s.hand_size[g, to] = sizes[live, seat]
+
+
+def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
+    """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
+    n, p = games.size, s.num_players
+    pooled = s.hands[games].sum(axis=1, dtype=np.int64)
+    totals = pooled.sum(axis=1)
+    width = int(totals.max(initial=1))
+    order = shuffle_order(s.key[games], s.counter[games], totals, width)
+    s.counter[games] += np.uint64(1)
+    cards = np.repeat(np.tile(np.arange(NUM_KINDS), n), pooled.ravel())
+    row = np.repeat(np.arange(n), totals)
+    col = np.arange(row.size) - np.repeat(np.cumsum(totals) - totals, totals)
+    ordered = np.full((n, width), -1, np.int64)
+    ordered[row, col] = cards
+    dealt = np.take_along_axis(ordered, order, axis=1)
+    seats = np.zeros((n, p), np.int64)   # clockwise order of the players still in
+    seat = player.copy()
+    saved = s.direction[games].copy()
+    s.direction[games] = 1
+    live = active_count(s, games)
+    for i in range(p):
+        seat = seat_after(s, games, seat)
+        seats[:, i] = seat
+    s.direction[games] = saved
+    to = seats[row, col % live[row]]
+    s.hands[games] = 0
+    np.add.at(s.hands, (games[row], to, dealt[row, col]), 1)
+    s.hand_size[games] = s.hands[games].sum(axis=2)
+
+
+def roulette_draw(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+                  color: np.ndarray) -> None:
+    """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
+    looking = np.arange(games.size)
+    while looking.size:
+        kind = draw_one(s, games[looking], player[looking])
+        hit = (kind >= 0) & (KIND_COLOR[np.maximum(kind, 0)] == color[looking])
+        looking = looking[~hit & (kind >= 0)]
+    s.roulette[games] = False
+    end_turn(rules, s, games, player)
+
+
+def eliminate(rules: Rules, s: State, games: np.ndarray) -> None:
+    """Mercy rule: players holding ``mercy_limit`` or more cards leave the round; their cards
+    go under the draw pile."""
+    for seat in range(s.num_players):
+        hit = games[s.active[games, seat] & (s.hand_size[games, seat] >= rules.mercy_limit)]
+        if not hit.size:
+            continue
+        _compact_pile(s, hit)
+        write_shuffled(s, hit, s.hands[hit, seat].astype(np.int64), s.deck_len[hit].astype(
+            np.int64))
+        s.hands[hit, seat] = 0
+        s.hand_size[hit, seat] = 0
+        s.active[hit, seat] = False
+        s.place[hit, seat] = s.num_players - 1 - s.num_eliminated[hit]
+        s.num_eliminated[hit] += 1
+        moved = hit[(s.current[hit] == seat) & (s.phase[hit] != ROUND_END)]
+        if moved.size:
+            reset_chain(s, moved)
+            end_turn(rules, s, moved, np.full(moved.size, seat))
+    over = games[(active_count(s, games) <= 1) & (s.phase[games] != ROUND_END)]
+    if over.size:
+        if rules.end == "last_standing":
+            close_last_standing(s, over)
+        else:
+            s.round_winner[over] = s.active[over].argmax(axis=1)
+            s.phase[over] = ROUND_END
+
+
+def _compact_pile(s: State, games: np.ndarray) -> None:
+    """Move each pile's remaining cards to the front of its array."""
+    width = s.deck.shape[1]
+    cols = np.arange(width)
+    n = s.deck_len[games] - s.deck_pos[games]
+    src = np.minimum(s.deck_pos[games, None] + cols[None, :], width - 1)
+    moved = s.deck[games[:, None], src]
+    s.deck[games] = np.where(cols[None, :] < n[:, None], moved, 0)
+    s.deck_pos[games] = 0
+    s.deck_len[games] = n
+

@@ -1,0 +1,155 @@
+"""Rounds: the deal and the first card, scoring, and what follows the end of a round."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import (
+    DRAW_VALUE,
+    IS_WILD,
+    KIND_COLOR,
+    KIND_SYMBOL,
+    POINTS_TABLES,
+    SYM_REVERSE,
+    SYM_SKIP,
+)
+from ..rules import Rules
+from .deal import choose_dealer, deal, flip_first_card
+from .effects import IS_REVERSE_EFFECT, active_count, advance, seat_after, start_turn
+from .state import CHOOSE_COLOR, State
+
+
+def new_round(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
+    """Choose the dealer, deal, and open the round."""
+    choose_dealer(rules, s, games, first_round)
+    deal(rules, s, games)
+    clear_round(s, games)
+    open_round(rules, s, games)
+
+
+def clear_round(s: State, games: np.ndarray) -> None:
+    """Reset the per-round fields (not the cards) of the listed games."""
+    s.direction[games] = 1
+    s.pending[games] = 0
+    s.uno_offender[games] = -1
+    s.uno_called[games] = False
+    s.attacker[games] = -1
+    s.hidden[games] = False
+    s.turns[games] = 0
+    s.round_winner[games] = -1
+    s.active[games] = True
+    s.place[games] = -1
+    s.num_out[games] = 0
+    s.num_eliminated[games] = 0
+    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+        field[games] = 0
+    s.targeted[games] = False
+    s.chain_first[games] = -1
+    s.chain_last[games] = -1
+    s.react_from[games] = -1
+    s.top_player[games] = -1
+    s.fed[games] = -1
+    s.dobon_loser[games] = -1
+    s.roulette[games] = False
+    s.drawn[games] = -1
+
+
+def open_round(rules: Rules, s: State, games: np.ndarray) -> None:
+    """Flip the first card and apply it as if the player before the starter had played it.
+
+    A wild turned up (other than a Wild Draw Four, which is returned) lets the
+    starter choose the color; a Reverse lets the dealer start counter-clockwise.
+    """
+    flip_first_card(rules, s, games)
+    top = s.top[games].astype(np.int64)
+    wild = IS_WILD[top]
+    s.color[games] = np.where(wild, 0, KIND_COLOR[top])
+    dealer = s.dealer[games]
+    virtual = dealer if rules.first_player == "left_of_dealer" else (dealer - 1) % rules.num_players
+    acts = ~wild
+    s.turn_draw[games] = np.where(acts, DRAW_VALUE[top], 0)
+    s.turn_reverse[games] = acts & IS_REVERSE_EFFECT[top]
+    two = active_count(s, games) == 2
+    s.turn_skip[games] = acts & ((KIND_SYMBOL[top] == SYM_SKIP)
+                                 | ((KIND_SYMBOL[top] == SYM_REVERSE) & two))
+    draw = np.flatnonzero(acts & (DRAW_VALUE[top] > 0))
+    s.chain_first[games[draw]] = top[draw]
+    s.chain_last[games[draw]] = top[draw]
+    advance(rules, s, games, virtual, first_card=True)
+    w = np.flatnonzero(wild)
+    if w.size:
+        start_turn(s, games[w], seat_after(s, games[w], virtual[w]))
+        s.phase[games[w]] = CHOOSE_COLOR
+    reverse = np.flatnonzero(KIND_SYMBOL[top] == SYM_REVERSE)
+    start_turn(s, games[reverse], virtual[reverse])
+
+
+def score_rounds(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
+    """Points of the round just ended in each listed game, ``int[n, P]``."""
+    n, p = games.size, rules.num_players
+    ar = np.arange(n)
+    winner = s.round_winner[games]
+    points = np.zeros((n, p), np.int32)
+    if rules.scoring == "none":
+        return points
+    if rules.scoring == "rank":
+        return (p - 1 - s.place[games]).astype(np.int32)
+    if rules.scoring == "card_count":
+        left = s.hand_size[games].astype(np.int32)
+    else:
+        table = POINTS_TABLES[rules.points].astype(np.int32)
+        left = (s.hands[games].astype(np.int32) * table).sum(-1)
+    left[ar, winner] = 0
+    if rules.teams:
+        left[ar, (winner + 2) % p] = 0
+    loser = s.dobon_loser[games]
+    doubled = np.flatnonzero(loser >= 0)
+    left[doubled, loser[doubled]] *= 2
+    if rules.scoring == "zero_sum":
+        points -= left
+    points[ar, winner] = left.sum(1)
+    if rules.feed_penalty:
+        fed = s.fed[games]
+        pay = np.flatnonzero((fed >= 0) & (fed != winner) & (s.dobon_loser[games] < 0))
+        points[pay, fed[pay]] -= rules.feed_penalty
+        points[pay, winner[pay]] += rules.feed_penalty
+    return points
+
+
+def episode_rewards(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
+    """``float32[n, P]`` rewards when episodes end (``reward`` option "win" or "rank")."""
+    p = rules.num_players
+    winner = s.winner[games]
+    if rules.reward == "rank":
+        return (1.0 - 2.0 * s.place[games] / (p - 1)).astype(np.float32)
+    if rules.teams:
+        team = (np.arange(p)[None, :] % 2) == (winner[:, None] % 2)
+        return np.where(team, 1.0, -1.0).astype(np.float32)
+    out = np.full((games.size, p), -1.0 / (p - 1), np.float32)
+    out[np.arange(games.size), winner] = 1.0
+    return out
+
+
+def end_rounds(rules: Rules, s: State, games: np.ndarray, rewards: np.ndarray) -> None:
+    """Score the rounds that ended, then end each episode or deal the next round of a match."""
+    points = score_rounds(rules, s, games)
+    s.round_points[games] = points
+    s.scores[games] += points
+    s.rounds_played[games] += 1
+    if rules.reward == "points":
+        rewards[games] += points
+    if rules.match:
+        over = s.scores[games].max(1) >= rules.target_score
+        if rules.rounds:
+            over |= s.rounds_played[games] >= rules.rounds
+    else:
+        over = np.ones(games.size, bool)
+    done = games[over]
+    if done.size:
+        s.done[done] = True
+        s.winner[done] = s.scores[done].argmax(1) if rules.match else s.round_winner[done]
+        if rules.reward != "points":
+            rewards[done] += episode_rewards(rules, s, done)
+    more = games[~over]
+    if more.size:
+        new_round(rules, s, more, np.zeros(more.size, bool))
