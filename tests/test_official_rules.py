@@ -511,6 +511,45 @@ def test_challenge_guilty_retract_under_color_restriction():
     assert_census(eng)
 
 
+def test_two_player_innocent_challenge_attacker_plays_again():
+    eng = setup("official", [["WD4", "R7", "R8"], ["B1", "B2"]], top="G5")
+    eng.step_names("play WD4:R")
+    eng.step_names("challenge")
+    assert len(eng.hand(0, 1)) == 2 + 6
+    assert current(eng) == 0
+
+
+def test_two_player_guilty_challenge_challenger_takes_a_turn():
+    eng = setup("official", [["WD4", "G7", "R8"], ["B1", "B2"]], top="G5")
+    eng.step_names("play WD4:R")
+    eng.step_names("challenge")
+    assert len(eng.hand(0, 0)) == 2 + 4
+    assert current(eng) == 1
+    assert eng.current_color() == "R"
+
+
+def test_retract_forced_card_matching_by_number_sets_its_color():
+    eng = setup("official_jp", [["WD4", "R5", "B8"], ["B1"], ["Y3"]], top="G5",
+                deck=["Y1", "Y2", "G3", "G4"])
+    eng.step_names("play WD4:B")
+    eng.step_names("challenge")
+    assert eng.legal_action_names() == ["play R5"]
+    eng.step_names("play R5")
+    assert eng.top_card() == "R5"
+    assert eng.current_color() == "R"
+    assert current(eng) == 1
+
+
+def test_retract_innocent_under_playable_restriction_challenger_draws_six():
+    eng = setup("official_jp", [["WD4", "R7", "B8"], ["B1"], ["Y3"]], top="G5")
+    eng.step_names("play WD4:B")
+    eng.step_names("challenge")
+    assert len(eng.hand(0, 1)) == 7
+    assert eng.top_card() == "WD4"
+    assert eng.current_color() == "B"
+    assert current(eng) == 2
+
+
 def test_challenge_only_after_a_wild_draw_four():
     eng = setup("official", [["GD2", "R7", "R8"], ["B1"], ["Y3"]], top="G5")
     eng.step_names("play GD2")
@@ -581,6 +620,28 @@ def test_catch_available_while_responding_to_a_wild_draw_four():
     eng = setup("official", [["WD4", "B2"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
     eng.step_names("play WD4:B")
     assert set(eng.legal_action_names()) == {"draw", "challenge", "catch"}
+
+
+def test_catch_not_offered_after_the_offender_drew_back_up():
+    eng = setup("official", [["GS", "B2"], ["G4", "B4"]], top="G5", deck=["Y9"])
+    eng.step_names("play GS")  # two players: the offender acts again
+    assert current(eng) == 0
+    assert "catch" not in eng.legal_action_names()
+    eng.step_names("draw")
+    assert current(eng) == 1
+    assert "catch" not in eng.legal_action_names()
+
+
+def test_catch_then_catcher_may_still_challenge():
+    eng = setup("official", [["WD4", "G2"], ["B1", "B4"], ["Y3"]], top="G5",
+                deck=["R1", "R2", "R3", "R4", "R5", "R6"])
+    eng.step_names("play WD4:B")
+    eng.step_names("catch")
+    assert len(eng.hand(0, 0)) == 3
+    assert set(eng.legal_action_names()) == {"draw", "challenge"}
+    eng.step_names("challenge")
+    assert len(eng.hand(0, 0)) == 7  # guilty: held G2
+    assert current(eng) == 1
 
 
 def test_going_out_needs_no_call():
