@@ -123,17 +123,25 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if getattr(self, f.name) != getattr(base, f.name)}
 
-    def describe(self) -> str:
-        """A readable table of every option, marking those that differ from ``official``."""
-        diff = self.differences()
-        name = next((n for n, p in PRESETS.items()
+    def preset_name(self) -> str | None:
+        """The preset these rules are (with any player count), or None."""
+        return next((n for n, p in PRESETS.items()
                      if Rules(**{**p, "num_players": self.num_players}) == self), None)
-        lines = [f"Rules ({'preset ' + repr(name) if name else 'custom'}, "
-                 f"{self.num_players} players)"]
+
+    def describe(self) -> str:
+        """Every option, the preset and its source, and the decisions that apply."""
+        diff = self.differences()
+        name = self.preset_name()
+        title = f"preset {name!r} ({PRESET_SOURCES[name]})" if name else "custom rules"
+        lines = [f"Rules: {title}, {self.num_players} players"]
         for f in fields(self):
             mark = "*" if f.name in diff else " "
             lines.append(f" {mark} {f.name:<22} {getattr(self, f.name)!r}")
         lines.append(" (* differs from the official rules)")
+        notes = [text for option, text in DECISIONS.items()
+                 if option == "always" or option in diff]
+        lines.append("Decisions where the rules were open (docs/rules.md has them all):")
+        lines += [f" - {text}" for text in notes]
         return "\n".join(lines)
 
 
@@ -177,6 +185,9 @@ def _validate(r: Rules) -> None:
         raise ValueError("option teams=True needs num_players=4")
     if r.teams and r.end == "last_standing":
         raise ValueError("options teams=True and end='last_standing' cannot be combined")
+    if r.match and r.scoring == "none" and r.rounds == 0:
+        raise ValueError("option match=True with scoring='none' needs a rounds limit "
+                         "(no score could ever end the match)")
     if r.multi_effects_add and r.multi_play == "none":
         raise ValueError("option multi_effects_add=True needs a multi_play other than 'none'")
 
@@ -213,4 +224,51 @@ PRESETS: dict[str, dict[str, Any]] = {
         mercy_limit=25, end="last_standing",
     ),
     "teams": dict(teams=True, num_players=4),
+}
+
+#: Where each preset comes from.
+PRESET_SOURCES: dict[str, str] = {
+    "official": "the international instruction sheet",
+    "official_jp": "the Japanese instruction sheet and a 2013 magazine article",
+    "federation": "the Japan UNO Federation 'official original' rules",
+    "draw_return": "the draw-return (Draw返し) extension page",
+    "house_dobon": "a family house-rule page",
+    "computer": "licensed video-game conventions",
+    "last_standing": "the Federation 'last & top' rules",
+    "no_mercy": "UNO Show 'Em No Mercy",
+    "teams": "the 2-vs-2 mobile-game mode",
+}
+
+#: The engine's decisions where the rules leave a point open, by the option they concern.
+DECISIONS: dict[str, str] = {
+    "always": "the first card acts as if the player before the starter had played it; a "
+              "turned-up Reverse lets that player start counter-clockwise",
+    "wd4_restriction": "under 'playable', another Wild Draw Four does not count as a "
+                       "playable card",
+    "challenge_guilty": "retract: the offender draws the pending total and must play a card "
+                        "they held before, legal on the previous top and color",
+    "uno_penalty": "the call is checked when a turn's cards are down; any other actor may "
+                   "catch until someone else acts",
+    "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
+                  "end); 7-0 applies once, for the last card; plain Wilds group only "
+                  "under scoring='none'",
+    "multi_effects_add": "draw values add, Reverses flip once per card, Skips count per "
+                         "multi_skip",
+    "stack_draw2_on_draw2": "a penalty is a decision only if the victim holds an answer; "
+                            "answers are judged against the chain's last draw card",
+    "stack_no_mixing": "disables the mixed answers",
+    "stack_wild_cancels": "a plain Wild ends the chain and the next player takes a turn",
+    "finish_on_action": "a last card that is an action or wild may not be played; 'draw' "
+                        "then draws the penalty and ends the turn",
+    "jump_in": "offered in turn order; the jumped card's penalty and reversal stay, its "
+               "skip is replaced; no jump on a card that went out",
+    "dobon": "the declaring hand needs two or more cards, not only Draw Two/Reverse/Skip; "
+             "the loser's hand counts double",
+    "mercy_limit": "eliminated cards go under the draw pile in random order; later "
+                   "eliminations get better places",
+    "end": "under last_standing the winner is the first out (or the last one standing)",
+    "scoring": "points never count the winner's own hand; card_count counts cards like "
+               "winner_takes_sum; rank gives P-1-place",
+    "teams": "the partner's hand does not count; both partners share the team reward",
+    "seven_zero": "a 0 passes hands among the players still in, in the current direction",
 }
