@@ -92,3 +92,19 @@ def test_reset_all_games_restarts_episodes():
     assert (eng.winner == -1).all()
     assert (eng.round_points == 0).all()
     assert (eng.census() == eng.deck_composition()).all()
+
+
+def test_observation_hides_other_hands_and_the_deck_order():
+    a = setup("official", [["G1", "B2"], ["R3", "R4", "W"], ["Y3"]], top="G5",
+              deck=["R9", "Y8", "Y7"])
+    b = setup("official", [["G1", "B2"], ["B7", "Y4", "WD4"], ["B3"]], top="G5",
+              deck=["B9", "G8", "R7"])
+    for player in (0, None):
+        np.testing.assert_array_equal(a.observe(players=player), b.observe(players=player))
+    assert not np.array_equal(a.observe(players=1), b.observe(players=1))
+
+
+def test_observation_shows_own_hand():
+    a = setup("official", [["G1", "B2"], ["R3"], ["Y3"]], top="G5")
+    b = setup("official", [["G1", "B3"], ["R3"], ["Y3"]], top="G5")
+    assert not np.array_equal(a.observe(players=0), b.observe(players=0))
