@@ -117,7 +117,8 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     s.targeted[games[first]] = False
     s.turn_draw[games] += DRAW_VALUE[kind]
     s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
-    two = active_count(s, games) == 2
+    # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
+    two = (active_count(s, games) == 2) & (s.pending[games] == 0)
     s.turn_skip[games] += IS_SKIP[kind] | (IS_PLAIN_REVERSE[kind] & two)
     draws = np.flatnonzero(IS_DRAW_CARD[kind])
     if draws.size:
@@ -352,8 +353,10 @@ def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         close_last_standing(s, games[over])
     more = np.flatnonzero(~over)
     if more.size:
-        nxt = seat_after(s, games[more], target[more], np.where(total[more] > 0, 1, 0))
-        start_turn(s, games[more], nxt)
+        g, nxt = games[more], target[more]
+        after = (total[more] > 0) | ~s.active[g, nxt]
+        nxt = np.where(after, seat_after(s, g, nxt), nxt)
+        start_turn(s, g, nxt)
 
 
 def close_last_standing(s: State, games: np.ndarray) -> None:
