@@ -1,0 +1,300 @@
+"""Playing several cards in one turn (RULES.md section 3, "Playing several cards at once";
+docs/rules.md "Several cards at once").
+
+A multi-card play is a sequence of decisions: the first card follows the normal
+rules, each further compatible card is another ``play``, and ``pass`` ends it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from uno_env import Engine, Rules
+
+
+def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
+    options.setdefault("uno_penalty", 0)
+    rules = Rules(num_players=len(hands), **options)
+    return Engine.from_setup(rules, hands=[list(h) for h in hands], top=top, color=color,
+                             current=current, direction=direction, deck=pile)
+
+
+def cur(eng: Engine) -> int:
+    return int(eng.current_player[0])
+
+
+def size(eng: Engine, p: int) -> int:
+    return len(eng.hand(0, p))
+
+
+def same(a, b) -> bool:
+    return Counter(a) == Counter(b)
+
+
+def direction(eng: Engine) -> int:
+    return int(eng.state.direction[0])
+
+
+PILE = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9", "Y7", "Y8", "Y9", "B9"]
+OTHERS = [["Y1", "Y2", "Y3"], ["G1", "G2", "G3"], ["B1", "B2", "B3"]]
+
+
+# --- same_number --------------------------------------------------------------------------------
+
+def test_multi_play_same_number_first_card_must_be_legal():
+    eng = make([["B5", "G5", "Y1"], *OTHERS], multi_play="same_number")
+    assert set(eng.legal_action_names()) == {"draw"}
+    eng = make([["R5", "B5", "G5", "Y1"], *OTHERS], multi_play="same_number")
+    assert set(eng.legal_action_names()) == {"play R5", "draw"}
+
+
+def test_multi_play_same_number_sequence_of_decisions_last_card_is_the_top():
+    eng = make([["R5", "B5", "G5", "Y1"], *OTHERS], multi_play="same_number")
+    eng.step_names("play R5")
+    assert eng.phase_name() == "multi"
+    assert cur(eng) == 0
+    assert set(eng.legal_action_names()) == {"play B5", "play G5", "pass"}
+    eng.step_names("play G5")
+    assert eng.phase_name() == "multi"
+    assert set(eng.legal_action_names()) == {"play B5", "pass"}
+    eng.step_names("pass")
+    assert eng.top_card() == "G5"
+    assert eng.current_color() == "G"
+    assert same(eng.hand(0, 0), ["B5", "Y1"])
+    assert cur(eng) == 1
+    assert eng.phase_name() == "turn"
+
+
+def test_multi_play_same_number_groups_draw_twos_and_adds_them():
+    eng = make([["RD2", "BD2", "GD2", "Y1"], *OTHERS], pile=PILE, multi_play="same_number",
+               multi_effects_add=True)
+    eng.step_names("play RD2")
+    assert set(eng.legal_action_names()) == {"play BD2", "play GD2", "pass"}
+    eng.step_names("play BD2")
+    eng.step_names("play GD2")
+    assert eng.top_card() == "GD2"
+    assert same(eng.hand(0, 1), ["Y1", "Y2", "Y3"] + PILE[:6])
+    assert cur(eng) == 2
+
+
+def test_multi_play_same_number_groups_wild_draw_fours():
+    eng = make([["WD4", "WD4", "R1", "Y1"], *OTHERS], pile=PILE, multi_play="same_number",
+               multi_effects_add=True, challenge=False, wd4_restriction="none")
+    eng.step_names("play WD4:B")
+    assert set(eng.legal_action_names()) == {f"play WD4:{c}" for c in "RYGB"} | {"pass"}
+    eng.step_names("play WD4:G")
+    assert eng.current_color() == "G"
+    assert size(eng, 1) == 3 + 8
+    assert cur(eng) == 2
+
+
+def test_multi_play_same_number_plain_wilds_grouped_only_without_scoring():
+    eng = make([["W", "W", "R1", "Y1"], *OTHERS], multi_play="same_number")
+    eng.step_names("play W:B")
+    assert eng.phase_name() == "turn"
+    assert cur(eng) == 1
+    eng = make([["W", "W", "R1", "Y1"], *OTHERS], multi_play="same_number", scoring="none")
+    eng.step_names("play W:B")
+    assert eng.phase_name() == "multi"
+    assert {f"play W:{c}" for c in "RYGB"} <= set(eng.legal_action_names())
+
+
+def test_multi_play_same_number_does_not_group_skips():
+    eng = make([["RS", "BS", "Y1"], *OTHERS], multi_play="same_number")
+    eng.step_names("play RS")
+    assert eng.phase_name() == "turn"
+    assert cur(eng) == 2
+
+
+# --- identical ----------------------------------------------------------------------------------
+
+def test_multi_play_identical_needs_same_color_and_kind():
+    eng = make([["R5", "R5", "B5", "Y1"], *OTHERS], multi_play="identical")
+    eng.step_names("play R5")
+    assert set(eng.legal_action_names()) == {"play R5", "pass"}
+    eng.step_names("play R5")
+    assert eng.phase_name() == "turn"  # nothing left to add: the play ends by itself
+    assert same(eng.hand(0, 0), ["B5", "Y1"])
+    assert cur(eng) == 1
+
+
+def test_multi_play_identical_action_cards():
+    eng = make([["RS", "RS", "BS", "Y1"], *OTHERS], multi_play="identical")
+    eng.step_names("play RS")
+    assert set(eng.legal_action_names()) == {"play RS", "pass"}
+
+
+def test_multi_play_identical_declines_with_pass():
+    eng = make([["R5", "R5", "Y1"], *OTHERS], multi_play="identical")
+    eng.step_names("play R5")
+    eng.step_names("pass")
+    assert same(eng.hand(0, 0), ["R5", "Y1"])
+    assert cur(eng) == 1
+
+
+# --- same_kind ----------------------------------------------------------------------------------
+
+def test_multi_play_same_kind_same_symbol_any_colors():
+    eng = make([["RS", "BS", "YS", "R5"], *OTHERS], multi_play="same_kind")
+    assert "play BS" not in eng.legal_action_names()
+    eng.step_names("play RS")
+    assert set(eng.legal_action_names()) == {"play BS", "play YS", "pass"}
+    eng.step_names("play YS")
+    eng.step_names("pass")
+    assert eng.top_card() == "YS"
+    assert eng.current_color() == "Y"
+
+
+def test_multi_play_none_one_card_per_turn():
+    eng = make([["R5", "B5", "Y1"], *OTHERS])
+    eng.step_names("play R5")
+    assert eng.phase_name() == "turn"
+    assert cur(eng) == 1
+
+
+# --- multi_effects_add --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_multi_effects_add_k_draw_twos_make_2k(k):
+    cards = ["RD2", "BD2", "GD2"][:k]
+    eng = make([[*cards, "Y1"], *OTHERS], pile=PILE, multi_play="same_kind",
+               multi_effects_add=True)
+    for c in cards:
+        eng.step_names(f"play {c}")
+    assert size(eng, 1) == 3 + 2 * k
+    assert cur(eng) == 2
+
+
+def test_multi_effects_off_only_the_last_card_acts():
+    eng = make([["RD2", "BD2", "Y1"], *OTHERS], pile=PILE, multi_play="same_kind")
+    eng.step_names("play RD2")
+    eng.step_names("play BD2")
+    assert size(eng, 1) == 3 + 2
+    assert cur(eng) == 2
+
+
+def test_multi_effects_add_even_reverses_keep_direction():
+    eng = make([["RR", "BR", "Y1"], *OTHERS], multi_play="same_kind", multi_effects_add=True)
+    eng.step_names("play RR")
+    eng.step_names("play BR")
+    assert direction(eng) == 1
+    assert cur(eng) == 1
+
+
+def test_multi_effects_add_odd_reverses_flip_direction():
+    eng = make([["RR", "BR", "GR", "Y1"], *OTHERS], multi_play="same_kind",
+               multi_effects_add=True)
+    for c in ("RR", "BR", "GR"):
+        eng.step_names(f"play {c}")
+    assert direction(eng) == -1
+    assert cur(eng) == 3
+
+
+def test_multi_effects_off_two_reverses_flip_once():
+    eng = make([["RR", "BR", "Y1"], *OTHERS], multi_play="same_kind")
+    eng.step_names("play RR")
+    eng.step_names("play BR")
+    assert direction(eng) == -1
+    assert cur(eng) == 3
+
+
+def test_multi_skip_each_two_skips_among_four_come_back_to_the_player():
+    eng = make([["RS", "BS", "Y1"], *OTHERS], multi_play="same_kind", multi_effects_add=True,
+               multi_skip="each")
+    eng.step_names("play RS")
+    eng.step_names("play BS")
+    assert cur(eng) == 0
+    assert eng.phase_name() == "turn"
+
+
+def test_multi_skip_consecutive_two_skips_skip_the_next_two_players():
+    eng = make([["RS", "BS", "Y1"], *OTHERS], multi_play="same_kind", multi_effects_add=True,
+               multi_skip="consecutive")
+    eng.step_names("play RS")
+    eng.step_names("play BS")
+    assert cur(eng) == 3
+    assert eng.phase_name() == "turn"
+
+
+def test_multi_effects_off_two_skips_skip_one_player():
+    eng = make([["RS", "BS", "Y1"], *OTHERS], multi_play="same_kind")
+    eng.step_names("play RS")
+    eng.step_names("play BS")
+    assert cur(eng) == 2
+
+
+# --- the UNO call -------------------------------------------------------------------------------
+
+def test_multi_play_uno_call_legal_when_the_largest_group_leaves_one_card():
+    eng = make([["R5", "B5", "Y1"], *OTHERS], multi_play="same_number", uno_penalty=2)
+    assert "uno" in eng.legal_action_names()
+    eng = make([["R5", "B5", "Y1", "Y2"], *OTHERS], multi_play="same_number", uno_penalty=2)
+    assert "uno" not in eng.legal_action_names()
+
+
+def test_multi_play_uncalled_down_to_one_card_can_be_caught():
+    eng = make([["R5", "B5", "Y1"], *OTHERS], pile=PILE, multi_play="same_number",
+               uno_penalty=2)
+    eng.step_names("play R5")
+    # After one card the hand still holds two: nobody can catch yet.
+    assert "catch" not in eng.legal_action_names()
+    eng.step_names("play B5")
+    assert cur(eng) == 1
+    assert "catch" in eng.legal_action_names()
+    eng.step_names("catch")
+    assert same(eng.hand(0, 0), ["Y1", "G1", "G2"])
+
+
+def test_multi_play_called_uno_covers_the_whole_play():
+    eng = make([["R5", "B5", "Y1"], *OTHERS], multi_play="same_number", uno_penalty=2)
+    eng.step_names("uno")
+    assert "uno" not in eng.legal_action_names()
+    eng.step_names("play R5")
+    eng.step_names("play B5")
+    assert cur(eng) == 1
+    assert "catch" not in eng.legal_action_names()
+
+
+# --- 7-0 with multi-play ------------------------------------------------------------------------
+
+def test_multi_play_seven_zero_sevens_swap_once_for_the_last_card():
+    hands = [["R7", "B7", "Y1", "Y2"], ["G1", "G2"], ["B1", "B2", "B3"]]
+    eng = make(hands, multi_play="same_number", seven_zero=True)
+    eng.step_names("play R7")
+    assert eng.phase_name() == "multi"
+    eng.step_names("play B7")
+    assert eng.phase_name() == "choose_target"
+    assert cur(eng) == 0
+    eng.step_names("target:2")
+    assert same(eng.hand(0, 0), ["B1", "B2", "B3"])
+    assert same(eng.hand(0, 2), ["Y1", "Y2"])
+    assert same(eng.hand(0, 1), ["G1", "G2"])
+    assert cur(eng) == 1
+    assert eng.phase_name() == "turn"
+
+
+def test_multi_play_seven_zero_zeros_pass_hands_once():
+    hands = [["R0", "B0", "Y1", "Y2"], ["G1", "G2"], ["B1", "B2", "B3"]]
+    eng = make(hands, multi_play="same_number", seven_zero=True,
+               multi_effects_add=True)
+    eng.step_names("play R0")
+    eng.step_names("play B0")
+    # Every hand moved one seat on, once.
+    assert same(eng.hand(0, 1), ["Y1", "Y2"])
+    assert same(eng.hand(0, 2), ["G1", "G2"])
+    assert same(eng.hand(0, 0), ["B1", "B2", "B3"])
+    assert cur(eng) == 1
+
+
+def test_multi_play_after_a_voluntary_draw_the_drawn_card_starts_the_play():
+    eng = make([["B5", "Y1"], *OTHERS], pile=["R5"], multi_play="same_number")
+    eng.step_names("draw")
+    assert set(eng.legal_action_names()) == {"play R5", "pass"}
+    eng.step_names("play R5")
+    assert set(eng.legal_action_names()) == {"play B5", "pass"}
+    eng.step_names("play B5")
+    assert eng.top_card() == "B5"
+    assert eng.hand(0, 0) == ["Y1"]
+    assert cur(eng) == 1
