@@ -62,8 +62,6 @@ def test_unknown_name_raises_naming_it(name):
     assert repr(name) in str(err.value)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a color suffix on a colored card "
-                   "('play R5:G') is accepted and silently read as 'play R5'")
 @pytest.mark.parametrize("name", ["play R5:G", "play R5:"])
 def test_color_suffix_on_colored_card_is_unknown(name):
     with pytest.raises(ValueError, match="unknown action"):

@@ -1135,9 +1135,8 @@ def test_auto_forced_random_games_never_wait_on_single_option():
         eng.step(random_actions(eng, rng))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Engine.from_setup leaves a single-option "
-                   "decision waiting under auto_forced=True")
 def test_auto_forced_applies_to_a_setup_position():
-    eng = setup("official", [["B2", "B3", "B4"], ["R1"], ["Y1"]], top="G5", deck=["R9"],
+    eng = setup("official", [["B2", "B3", "B4"], ["G1", "R1"], ["Y1"]], top="G5", deck=["R9"],
                 rules=dict(auto_forced=True))
     assert current(eng) == 1
+    assert "R9" in eng.hand(0, 0)

@@ -99,10 +99,12 @@ def action_id(name: str) -> int:
     if lowered in ACTION_ID:
         return ACTION_ID[lowered]
     if lowered.startswith("play "):
-        card, _, color = key[5:].partition(":")
+        card, colon, color = key[5:].partition(":")
         try:
             kind = parse_card(card)
-            return play_action(kind, parse_color(color) if color else None)
+            if colon and kind < NUM_COLORED_KINDS:
+                raise ValueError(f"{KIND_NAMES[kind]} is a colored card: no color to choose")
+            return play_action(kind, parse_color(color) if colon else None)
         except (CardError, ValueError) as err:
             raise ValueError(f"unknown action {name!r}: {err}") from None
     if lowered.startswith("color:"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -58,6 +58,26 @@ def _play_step(engine: Engine, rng: np.random.Generator, observe: bool
     engine.step(random_legal_actions(mask, rng))
     ended = np.flatnonzero(running & engine.state.done)
     return running, ended
+
+
+def compact(engine: Engine, keep: np.ndarray) -> Engine | None:
+    """A new engine holding only the games ``keep`` of ``engine``, each in its current position.
+
+    A step costs about the same for every slot of an engine, finished or not, so
+    the end of a simulation, when a few long games are still running in a large
+    batch, is cheaper on a smaller engine. Relies on the engine state being a
+    struct of arrays whose first axis is the game; returns ``None`` (keep the
+    old engine) if any array of the state does not look like that.
+    """
+    state = engine.state
+    arrays = {f.name: getattr(state, f.name) for f in fields(state)}
+    if any(not isinstance(a, np.ndarray) or a.shape[:1] != (engine.num_games,)
+           for a in arrays.values()):
+        return None
+    small = Engine(engine.rules, int(keep.size), 0)
+    small.state = type(state)(**{name: a[keep].copy() for name, a in arrays.items()})
+    small.reset(games=np.empty(0, np.int64))  # resets nothing; drops any cached legal mask
+    return small
 
 
 @dataclass
@@ -193,6 +213,10 @@ def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
             first[again] = engine.state.current[again]
             taken[again] = 0
             started += again.size
+        elif started == games and engine.num_games >= 64:
+            live = np.flatnonzero(~engine.state.done)
+            if 0 < live.size <= engine.num_games // 4 and (small := compact(engine, live)):
+                engine, first, taken = small, first[live], taken[live]
     return SimulationResult(rules=rules, batch=slots, seed=seed,
                             seconds=time.perf_counter() - start, decisions=out_decisions,
                             winner=out_winner, first_player=out_first, round_points=out_points,

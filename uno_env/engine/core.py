@@ -345,6 +345,8 @@ class Engine:
                 raise ValueError("color must be None when top=None: a wild turned up is "
                                  "chosen by the player left of the dealer")
             open_round(rules, s, g)
+            eng._mask = None
+            eng._auto_forced(np.zeros((1, p), np.float32))
             return eng
         s.discard[0, top_kind] += 1
         s.top[0] = top_kind
@@ -361,4 +363,5 @@ class Engine:
         s.drawn[0] = -1
         s.uno_called[0] = False
         eng._mask = None
+        eng._auto_forced(np.zeros((1, p), np.float32))
         return eng

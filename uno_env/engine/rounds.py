@@ -34,6 +34,9 @@ def clear_round(s: State, games: np.ndarray) -> None:
     s.uno_offender[games] = -1
     s.uno_called[games] = False
     s.attacker[games] = -1
+    s.wd4_guilty[games] = False
+    s.prev_top[games] = 0
+    s.prev_color[games] = 0
     s.hidden[games] = False
     s.turns[games] = 0
     s.round_winner[games] = -1
