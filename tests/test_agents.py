@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
-from uno_env import Engine, Rules, action_name
+from uno_env import PRESETS, Engine, Rules, action_name
 
 
 def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> np.ndarray:
@@ -31,12 +31,22 @@ def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> n
     return eng.winner
 
 
+def playable_rules(preset: str, **options: object) -> Rules:
+    """The preset's rules, or skip the test when the engine cannot play them yet."""
+    try:
+        rules = Rules.preset(preset, **options)
+        Engine(rules, 1, 0)
+    except (NotImplementedError, ValueError) as err:
+        pytest.skip(f"{preset}: {err}")
+    return rules
+
+
 @pytest.mark.parametrize("name", sorted(AGENTS))
-@pytest.mark.parametrize("preset", ["official", "official_jp"])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_agents_play_only_legal_actions(name: str, preset: str, players: int) -> None:
     agent = make_agent(name)
-    rules = Rules.preset(preset, num_players=players, max_turns=300)
+    rules = playable_rules(preset, num_players=players, max_turns=300)
     winners = play_batch(rules, [agent] * players, 48, seed=players)
     assert ((winners >= -1) & (winners < players)).all()
 
@@ -86,9 +96,9 @@ def test_greedy_keeps_wilds_and_names_its_main_color() -> None:
 def test_greedy_beats_random_by_a_clear_margin() -> None:
     """Heads-up and at a four-player table, seated everywhere in turn."""
     greedy, rand = GreedyAgent(), RandomAgent()
-    two = play_batch(Rules(num_players=2), [greedy, rand], 1000, seed=1)
-    two_swapped = play_batch(Rules(num_players=2), [rand, greedy], 1000, seed=2)
-    heads_up = ((two == 0).sum() + (two_swapped == 1).sum()) / 2000
+    two = play_batch(Rules(num_players=2), [greedy, rand], 500, seed=1)
+    two_swapped = play_batch(Rules(num_players=2), [rand, greedy], 500, seed=2)
+    heads_up = ((two == 0).sum() + (two_swapped == 1).sum()) / 1000
     assert heads_up > 0.8, heads_up
-    four = play_batch(Rules(num_players=4), [greedy, rand, rand, rand], 2000, seed=3)
+    four = play_batch(Rules(num_players=4), [greedy, rand, rand, rand], 1000, seed=3)
     assert (four == 0).mean() > 0.5, (four == 0).mean()     # chance: 0.25

@@ -9,7 +9,7 @@ from agents import GreedyAgent, RandomAgent
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 from uno_env.learner import LearnerCore
-from uno_env.rules import Rules
+from uno_env.rules import PRESETS, Rules
 from uno_env.vector import UnoVectorEnv, bench_vec_env
 
 pytest.importorskip("stable_baselines3")
@@ -22,10 +22,14 @@ def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.where(masks, rng.random(masks.shape), -1.0).argmax(axis=1)
 
 
-def test_core_hands_every_game_back_to_its_learner() -> None:
-    core = LearnerCore(Rules(num_players=4), 64, opponents=[RandomAgent(), GreedyAgent(),
-                                                            RandomAgent()],
-                       learner_seat="rotate", seed=0)
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_core_hands_every_game_back_to_its_learner(preset: str) -> None:
+    try:
+        rules = Rules.preset(preset, num_players=4)
+        core = LearnerCore(rules, 64, opponents=[RandomAgent(), GreedyAgent(), RandomAgent()],
+                           learner_seat="rotate", seed=0)
+    except NotImplementedError as err:
+        pytest.skip(f"{preset}: {err}")
     rng = np.random.default_rng(0)
     np.testing.assert_array_equal(core.seats, np.arange(64) % 4)
     for _ in range(30):
