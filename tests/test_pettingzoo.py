@@ -227,6 +227,11 @@ def test_illegal_action_ends_the_game_with_the_illegal_reward():
     assert all(aec.terminations.values())
     assert aec._cumulative_rewards[offender] == -3.0
     assert sum(aec._cumulative_rewards.values()) == -3.0
+    for _ in aec.agent_iter(10):
+        _, _, terminated, _, _ = aec.last()
+        assert terminated
+        aec.step(None)
+    assert aec.agents == []
 
 
 def test_out_of_range_action_is_rejected():
