@@ -17,7 +17,8 @@ mask is all zeros for an agent that is not acting. ``reset(seed=s)`` deals
 exactly the game that a batch ``Engine(rules, n, seed=0)`` plays as its game
 ``s``, so the same actions replay it.
 
-The environment is registered in PettingZoo's registry as ``uno_env/uno_v0``:
+With PettingZoo 1.27 or later the environment is registered in its registry as
+``uno_env/uno_v0``:
 ``pettingzoo.make("aec", "uno_env/uno_v0", preset="federation")``.
 """
 
