@@ -160,6 +160,23 @@ def test_a_full_game_ends_cleanly(preset, players):
         assert sum(totals.values()) == pytest.approx(0.0, abs=1e-5)
 
 
+VARIANTS = [dict(match=True, target_score=100),
+            dict(match=True, scoring="zero_sum", target_score=60),
+            dict(reward="points"), dict(auto_forced=True)]
+
+
+@pytest.mark.parametrize("overrides", VARIANTS,
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_option_variants_pass_the_checkers(overrides):
+    fn = functools.partial(env, "official", 3, **overrides)
+    api_test(fn(), num_cycles=30)
+    seed_test(fn, num_cycles=30)
+    aec = fn()
+    aec.reset(seed=2)
+    order = random_game(aec, np.random.default_rng(2))
+    assert order and aec.agents == []
+
+
 def test_same_agent_acts_several_times_in_a_row():
     aec = env("official", 4)
     rng = np.random.default_rng(2)
