@@ -10,6 +10,7 @@ import pytest
 from uno_env import Engine, Rules
 from uno_env.cli import main
 from uno_env.simulate import (
+    compact,
     measure_throughput,
     random_legal_actions,
     simulate,
@@ -144,3 +145,31 @@ def test_module_runs_as_a_command() -> None:
     out = subprocess.run([sys.executable, "-m", "uno_env.cli", "rules", "--players", "3"],
                          capture_output=True, text=True, check=True).stdout
     assert "3 players" in out
+
+
+def test_compacted_engine_plays_its_games_exactly_like_the_original() -> None:
+    eng = Engine(Rules(), 64, seed=9)
+    rng = np.random.default_rng(9)
+    for _ in range(30):
+        eng.step(random_legal_actions(eng.legal_action_mask(), rng))
+    keep = np.arange(3, 64, 5)
+    small = compact(eng, keep)
+    assert small is not None and small.num_games == keep.size
+    for _ in range(200):
+        mask = eng.legal_action_mask()
+        assert np.array_equal(small.legal_action_mask(), mask[keep])
+        assert np.array_equal(small.observe(), eng.observe()[keep])
+        actions = random_legal_actions(mask, rng)
+        r_big = eng.step(actions)
+        r_small = small.step(actions[keep])
+        for big, part in zip(r_big, r_small, strict=True):
+            assert np.array_equal(big[keep], part)
+    assert np.array_equal(small.census(), eng.census()[keep])
+    assert np.array_equal(small.winner, eng.winner[keep])
+
+
+def test_simulation_with_compaction_plays_every_game() -> None:
+    res = simulate(Rules(max_turns=120), 300, batch=128, seed=4)
+    assert res.games == 300
+    assert res.seat_wins().sum() == res.terminated
+    assert ((res.decisions >= 1) & (res.decisions <= 120)).all()

@@ -215,7 +215,7 @@ def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
             started += again.size
         elif started == games and engine.num_games >= 64:
             live = np.flatnonzero(~engine.state.done)
-            if 0 < live.size <= engine.num_games // 4 and (small := compact(engine, live)):
+            if 0 < live.size <= engine.num_games // 2 and (small := compact(engine, live)):
                 engine, first, taken = small, first[live], taken[live]
     return SimulationResult(rules=rules, batch=slots, seed=seed,
                             seconds=time.perf_counter() - start, decisions=out_decisions,
