@@ -143,3 +143,15 @@ def test_maskable_ppo_trains_on_the_vec_env() -> None:
     loss = model.logger.name_to_value.get("train/loss")
     assert loss is not None and np.isfinite(loss)
     assert model.num_timesteps >= 8192
+
+
+def test_auto_forced_rewards_reach_the_learner() -> None:
+    env = UnoVecEnv(num_envs=32, num_players=2, auto_forced=True, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        _, rewards, dones, infos = env.step(masked_random(env.action_masks(), rng))
+        for i in np.flatnonzero(dones):
+            if not infos[i]["TimeLimit.truncated"]:
+                assert rewards[i] == (1.0 if infos[i]["learner_won"] else -1.0)
+        assert env.action_masks().any(axis=1).all()

@@ -215,7 +215,7 @@ class LearnerCore:
         idx = np.flatnonzero(live & legal)
         if idx.size:
             r, _, _ = self.engine.step(a[idx], games=idx)
-            rewards[idx] += r[idx, self.seats[idx]]
+            rewards += r[self._ar, self.seats]   # every game: auto_forced may move others
         if illegal.any():
             self.forfeit |= illegal
             rewards[illegal] = self.illegal_reward
@@ -240,7 +240,7 @@ class LearnerCore:
                 return rewards
             actions = self._opponent_actions(idx)
             r, _, _ = eng.step(actions, games=idx)
-            rewards[idx] += r[idx, self.seats[idx]]
+            rewards += r[self._ar, self.seats]   # every game: auto_forced may move others
         raise RuntimeError("opponents did not hand the turn back to the learner "
                            f"within {limit} decisions")
 
