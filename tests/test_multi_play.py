@@ -298,3 +298,26 @@ def test_multi_play_after_a_voluntary_draw_the_drawn_card_starts_the_play():
     assert eng.top_card() == "B5"
     assert eng.hand(0, 0) == ["Y1"]
     assert cur(eng) == 1
+
+
+def test_multi_play_answering_a_penalty_with_several_draw_twos():
+    hands = [["RD2", "R1", "R2"], ["BD2", "GD2", "B1"], ["Y1", "Y2"]]
+    eng = make(hands, pile=PILE, stack_draw2_on_draw2=True, multi_play="same_number",
+               multi_effects_add=True)
+    eng.step_names("play RD2")
+    eng.step_names("play BD2")
+    assert eng.phase_name() == "multi"
+    assert set(eng.legal_action_names()) == {"play GD2", "pass"}
+    eng.step_names("play GD2")
+    assert same(eng.hand(0, 2), ["Y1", "Y2"] + PILE[:6])
+    assert cur(eng) == 0
+
+
+def test_multi_play_a_jump_in_is_a_single_card():
+    hands = [["R5", "B1"], ["Y1", "Y2"], ["R5", "B5", "G1"], ["G3"]]
+    eng = make(hands, multi_play="same_number", jump_in=True)
+    eng.step_names("play R5")
+    eng.step_names("play R5")
+    assert eng.phase_name() == "turn"
+    assert cur(eng) == 3
+    assert same(eng.hand(0, 2), ["B5", "G1"])

@@ -450,3 +450,47 @@ def test_teams_a_team_wins_when_either_partner_goes_out():
     assert terminated[0]
     assert int(eng.winner[0]) == 2
     assert rewards[0].tolist() == [1.0, -1.0, 1.0, -1.0]
+
+
+def test_jump_in_not_offered_on_a_card_that_went_out():
+    eng = make([["R5"], ["Y1", "Y2"], ["R5", "G1"], ["G3"]], jump_in=True)
+    _, terminated, _ = eng.step_names("play R5")
+    assert terminated[0]
+    assert int(eng.winner[0]) == 0
+
+
+def test_jump_in_jumper_going_out_wins():
+    eng = make([["R5", "B1"], ["Y1", "Y2"], ["R5"], ["G3"]], jump_in=True)
+    eng.step_names("play R5")
+    _, terminated, _ = eng.step_names("play R5")
+    assert terminated[0]
+    assert int(eng.winner[0]) == 2
+
+
+def test_seven_zero_target_only_players_still_in():
+    eng = make([["R1"], ["R7", "B1", "B2"], ["Y1", "Y2"]], seven_zero=True,
+               end="last_standing")
+    eng.step_names("play R1")
+    eng.step_names("play R7")
+    assert targets(eng) == {"target:1"}
+
+
+def test_seven_zero_zero_passes_hands_among_players_still_in():
+    hands = [["R1"], ["R0", "B1", "B2"], ["Y1", "Y2", "Y3"], ["G1", "G2", "G3", "G4"]]
+    eng = make(hands, seven_zero=True, end="last_standing")
+    eng.step_names("play R1")
+    eng.step_names("play R0")
+    assert eng.hand(0, 0) == []
+    assert same(eng.hand(0, 2), ["B1", "B2"])
+    assert same(eng.hand(0, 3), ["Y1", "Y2", "Y3"])
+    assert same(eng.hand(0, 1), ["G1", "G2", "G3", "G4"])
+    assert cur(eng) == 2
+
+
+def test_wild_shuffle_hands_deals_among_players_still_in():
+    hands = [["R1"], ["WSF", "B1", "B2"], ["Y1", "Y2", "Y3"], ["G1", "G2", "G3"]]
+    eng = make(hands, deck="classic112_shuffle", end="last_standing")
+    eng.step_names("play R1")
+    eng.step_names("play WSF:B")
+    assert [size(eng, p) for p in range(4)] == [0, 2, 3, 3]
+    assert cur(eng) == 2

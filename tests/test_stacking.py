@@ -408,3 +408,46 @@ def test_going_out_with_a_skip_answer_the_new_target_draws(answer, expected):
     assert int(eng.winner[0]) == 1
     assert size(eng, expected) == 5
     assert size(eng, 5 - expected) == 3
+
+
+def test_stack_reverse_two_players_total_goes_back_to_the_attacker():
+    eng = make([["RD2", "R1", "R2"], ["RR", "B1", "B2"]], pile=DECK, stack_reverse=True)
+    eng.step_names("play RD2")
+    eng.step_names("play RR")
+    assert same(eng.hand(0, 0), ["R1", "R2", "G1", "G2"])
+    assert same(eng.hand(0, 1), ["B1", "B2"])
+    assert cur(eng) == 1
+    assert eng.phase_name() == "turn"
+
+
+def test_stack_and_challenge_both_offered_against_a_wild_draw_four():
+    hands = [["WD4", "R1", "R2"], ["WD4", "B5", "Y1"], ["Y2", "Y3"]]
+    eng = make(hands, pile=DECK, stack_draw4_on_draw4=True, challenge_on_stack=True)
+    eng.step_names("play WD4:B")
+    assert set(eng.legal_action_names()) == wild("WD4") | {"draw", "challenge"}
+
+
+def test_challenge_on_stack_second_wd4_judged_against_the_color_chosen_before_it():
+    # Player 1 holds blue, the color chosen with the first Wild Draw Four: guilty.
+    hands = [["WD4", "R1", "R2"], ["WD4", "B5", "Y1"], ["Y2", "Y3"]]
+    eng = make(hands, pile=DECK, stack_draw4_on_draw4=True, challenge_on_stack=True)
+    eng.step_names("play WD4:B")
+    eng.step_names("play WD4:G")
+    assert set(eng.legal_action_names()) == {"draw", "challenge"}
+    eng.step_names("challenge")
+    assert same(eng.hand(0, 1), ["B5", "Y1"] + DECK[:8])
+    assert cur(eng) == 2
+    assert eng.phase_name() == "turn"
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: a penalty whose only answer is forbidden by "
+                   "finish_on_action waits as a one-option respond decision instead of being "
+                   "drawn at once")
+def test_stack_answer_forbidden_as_a_last_card_penalty_drawn_at_once():
+    hands = [["RD2", "R1", "R2"], ["BD2"], ["Y1", "Y2"]]
+    eng = make(hands, pile=DECK, stack_draw2_on_draw2=True, finish_on_action="forbidden_draw1")
+    eng.step_names("play RD2")
+    # The Draw Two would be an action card as the last card: no answer, so no decision.
+    assert same(eng.hand(0, 1), ["BD2", "G1", "G2"])
+    assert cur(eng) == 2
+    assert eng.phase_name() == "turn"
