@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from uno_env import Engine, Rules
+from uno_env.engine.legal import legal_mask
 
 
 def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
@@ -321,3 +323,33 @@ def test_multi_play_a_jump_in_is_a_single_card():
     assert eng.phase_name() == "turn"
     assert cur(eng) == 3
     assert same(eng.hand(0, 2), ["B5", "G1"])
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: in the respond phase with multi_play, the "
+                   "UNO call ignores a group of answers that would leave one card")
+def test_multi_play_uno_call_legal_when_answering_with_a_group_leaves_one_card():
+    hands = [["RD2", "R1", "R2"], ["BD2", "GD2", "Y1"], ["Y2", "Y3"]]
+    eng = make(hands, stack_draw2_on_draw2=True, multi_play="same_number",
+               multi_effects_add=True, uno_penalty=2)
+    eng.step_names("play RD2")
+    assert eng.phase_name() == "respond"
+    # Answering with both Draw Twos leaves Y1 alone: the call must be possible first.
+    assert "uno" in eng.legal_action_names()
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: with multi_play, a game's UNO call depends "
+                   "on whether another game of the batch is in a special phase")
+def test_multi_play_uno_call_does_not_depend_on_the_other_games_of_the_batch():
+    rules = Rules(num_players=3, multi_play="same_number", stack_draw2_on_draw2=True)
+    turn = Engine.from_setup(rules, hands=[["R5", "B5", "Y1"], ["Y2"], ["Y3"]], top="R3")
+    assert "uno" in turn.legal_action_names()
+    waiting = Engine.from_setup(rules, hands=[["RD2", "R1", "R2"], ["BD2", "Y4", "Y5"],
+                                              ["Y6", "Y7"]], top="R3")
+    waiting.step_names("play RD2")
+    assert waiting.phase_name() == "respond"
+    batch = Engine(rules, 2, seed=0)
+    batch.state.put(np.array([0]), turn.state)
+    batch.state.put(np.array([1]), waiting.state)
+    mask = legal_mask(rules, batch.state)
+    np.testing.assert_array_equal(mask[0], turn.legal_action_mask()[0])
+    np.testing.assert_array_equal(mask[1], waiting.legal_action_mask()[0])
