@@ -149,7 +149,7 @@ def test_auto_forced_rewards_reach_the_learner() -> None:
     env = UnoVecEnv(num_envs=32, num_players=2, auto_forced=True, seed=0)
     env.reset()
     rng = np.random.default_rng(0)
-    for _ in range(400):
+    for _ in range(200):
         _, rewards, dones, infos = env.step(masked_random(env.action_masks(), rng))
         for i in np.flatnonzero(dones):
             if not infos[i]["TimeLimit.truncated"]:
