@@ -494,3 +494,16 @@ def test_wild_shuffle_hands_deals_among_players_still_in():
     eng.step_names("play WSF:B")
     assert [size(eng, p) for p in range(4)] == [0, 2, 3, 3]
     assert cur(eng) == 2
+
+
+def test_jump_in_on_a_reverse_keeps_the_jumped_reversal():
+    hands = [["RR", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"], ["RR", "G3", "G4"]]
+    eng = make(hands, jump_in=True)
+    eng.step_names("play RR")
+    assert cur(eng) == 3
+    assert eng.phase_name() == "react"
+    eng.step_names("play RR")
+    # Two Reverses: clockwise again, from the jumper.
+    assert direction(eng) == 1
+    assert cur(eng) == 0
+    assert eng.phase_name() == "turn"

@@ -451,3 +451,16 @@ def test_stack_answer_forbidden_as_a_last_card_penalty_drawn_at_once():
     assert same(eng.hand(0, 1), ["BD2", "G1", "G2"])
     assert cur(eng) == 2
     assert eng.phase_name() == "turn"
+
+
+def test_stack_answers_judged_against_the_last_draw_card_after_a_reverse():
+    hands = [["RD2", "BD2", "R2"], ["RR", "B1", "B2"], ["Y1", "Y2", "Y3"], ["G1", "G2", "G3"]]
+    eng = make(hands, pile=DECK, stack_reverse=True, stack_draw2_on_draw2=True)
+    eng.step_names("play RD2")
+    eng.step_names("play RR")
+    assert cur(eng) == 0
+    # The top is a Reverse, but the chain's last draw card is a Draw Two.
+    assert set(eng.legal_action_names()) == {"play BD2", "draw"}
+    eng.step_names("play BD2")
+    assert same(eng.hand(0, 3), ["G1", "G2", "G3"] + DECK[:4])
+    assert cur(eng) == 2
