@@ -353,3 +353,22 @@ def test_multi_play_uno_call_does_not_depend_on_the_other_games_of_the_batch():
     mask = legal_mask(rules, batch.state)
     np.testing.assert_array_equal(mask[0], turn.legal_action_mask()[0])
     np.testing.assert_array_equal(mask[1], waiting.legal_action_mask()[0])
+
+
+@pytest.mark.parametrize("third,guilty", [("R1", True), ("Y1", False)])
+def test_multi_play_two_wild_draw_fours_challenged_as_one_play(third, guilty):
+    eng = make([["WD4", "WD4", third], ["B1", "B2"], ["Y2", "Y3"]], pile=PILE,
+               multi_play="same_number", multi_effects_add=True)
+    eng.step_names("play WD4:B")
+    eng.step_names("play WD4:G")
+    assert cur(eng) == 1
+    assert eng.pending_draw[0] == 8
+    assert set(eng.legal_action_names()) == {"draw", "challenge"}
+    eng.step_names("challenge")
+    if guilty:  # judged against red, current before the play: the offender draws the total
+        assert [size(eng, p) for p in range(3)] == [1 + 8, 2, 2]
+        assert cur(eng) == 1
+    else:
+        assert [size(eng, p) for p in range(3)] == [1, 2 + 8 + 2, 2]
+        assert cur(eng) == 2
+    assert eng.current_color() == "G"
