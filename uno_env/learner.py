@@ -247,8 +247,8 @@ class LearnerCore:
     def _opponent_actions(self, idx: np.ndarray) -> np.ndarray:
         eng = self.engine
         current = eng.state.current[idx]
-        obs = eng.observe()[idx] if self._needs_obs else self._no_obs[: idx.size]
-        mask = eng.legal_action_mask()[idx]
+        obs = eng.observe(games=idx) if self._needs_obs else self._no_obs[: idx.size]
+        mask = eng.legal_action_mask(idx)
         if len(self._groups) == 1:
             return np.asarray(self._groups[0][0].act(obs, mask, self.rng), np.int64)
         offset = (current - self.seats[idx]) % self.num_players

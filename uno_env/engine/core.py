@@ -57,6 +57,7 @@ class Engine:
         self._observer = Observer(rules)
         self.state = State.empty(self.num_games, self.num_players)
         self._mask: np.ndarray | None = None
+        self._sub_mask: tuple[np.ndarray, np.ndarray] | None = None
         self.reset(seed)
 
     # --- episodes ---------------------------------------------------------------------------
@@ -90,7 +91,7 @@ class Engine:
         s.winner[idx] = -1
         s.round_winner[idx] = -1
         new_round(self.rules, s, idx, np.ones(idx.size, bool))
-        self._mask = None
+        self._invalidate()
         self._auto_forced(np.zeros((self.num_games, self.num_players), np.float32))
 
     @staticmethod
@@ -115,20 +116,41 @@ class Engine:
         if bad.size:
             raise ValueError(f"game index {int(bad[0])} out of range 0-{self.num_games - 1}")
         idx = idx.astype(np.int64)
-        if unique:
+        increasing = bool((idx[1:] > idx[:-1]).all())
+        if unique and not increasing:
             return np.unique(idx)
-        if np.unique(idx).size != idx.size:
+        if not increasing and np.unique(idx).size != idx.size:
             raise ValueError("games lists a game twice")
         return idx
 
     # --- decisions --------------------------------------------------------------------------
 
-    def legal_action_mask(self) -> np.ndarray:
-        """``bool[G, A]`` legal actions of each game's acting player (read-only)."""
-        if self._mask is None:
-            self._mask = legal_mask(self.rules, self.state)
-            self._mask.flags.writeable = False
-        return self._mask
+    def _invalidate(self) -> None:
+        """Forget the cached masks: the state has changed."""
+        self._mask = self._sub_mask = None
+
+    def legal_action_mask(self, games: Sequence[int] | np.ndarray | None = None
+                          ) -> np.ndarray:
+        """``bool[G, A]`` legal actions of each game's acting player (read-only).
+
+        With ``games`` (indices), only those rows, computed for those games alone:
+        cheaper when a few games of a large batch are to act.
+        """
+        if games is None:
+            if self._mask is None:
+                self._mask = legal_mask(self.rules, self.state)
+                self._mask.flags.writeable = False
+            return self._mask
+        idx = self._game_indices(games, unique=False)
+        if self._mask is not None or 2 * idx.size >= self.num_games:
+            return self.legal_action_mask()[idx]
+        cached = self._sub_mask
+        if cached is not None and np.array_equal(cached[0], idx):
+            return cached[1]
+        mask = legal_mask(self.rules, self.state.take(idx))
+        mask.flags.writeable = False
+        self._sub_mask = (idx, mask)
+        return mask
 
     def step(self, actions: Sequence[int] | np.ndarray,
              games: Sequence[int] | np.ndarray | None = None
@@ -154,7 +176,7 @@ class Engine:
 
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state
-        self._mask = None
+        self._invalidate()
         apply_actions(self.rules, s, idx, actions)
         s.turns[idx] += 1
         ended = idx[s.phase[idx] == ROUND_END]
@@ -191,9 +213,12 @@ class Engine:
             i = int(out[0])
             raise IllegalActionError(f"game {int(games[i])}: action id {int(a[i])} is out of "
                                      f"range 0-{NUM_ACTIONS - 1}")
-        mask = self.legal_action_mask()
         safe = np.where(running, a, 0)
-        bad = np.flatnonzero(running & ~mask[games, safe])
+        if idx is None:
+            legal = self.legal_action_mask()[games, safe]
+        else:
+            legal = self.legal_action_mask(idx)[np.arange(idx.size), safe]
+        bad = np.flatnonzero(running & ~legal)
         if bad.size:
             i = int(bad[0])
             g = int(games[i])
@@ -247,15 +272,23 @@ class Engine:
     def hand_sizes(self) -> np.ndarray:
         return self.state.hand_size.astype(np.int64)
 
-    def observe(self, players: int | Sequence[int] | np.ndarray | None = None) -> np.ndarray:
-        """``float32[G, D]``: each game seen by ``players`` (default: the acting players)."""
+    def observe(self, players: int | Sequence[int] | np.ndarray | None = None,
+                games: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """``float32[G, D]``: each game seen by ``players`` (default: the acting players).
+
+        With ``games`` (indices), only those games (``players`` then gives one
+        seat per listed game).
+        """
+        idx = None if games is None else self._game_indices(games, unique=False)
+        state = self.state if idx is None else self.state.take(idx)
+        n = state.num_games
         if players is None:
-            p = self.state.current
+            p = state.current
         else:
-            p = np.broadcast_to(np.asarray(players, dtype=np.int64), (self.num_games,))
+            p = np.broadcast_to(np.asarray(players, dtype=np.int64), (n,))
             if ((p < 0) | (p >= self.num_players)).any():
                 raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
-        return self._observer.observe(self.state, p)
+        return self._observer.observe(state, p)
 
     def census(self) -> np.ndarray:
         """``int[G, K]``: every card in hands, draw pile and discards, by kind."""
@@ -345,7 +378,7 @@ class Engine:
                 raise ValueError("color must be None when top=None: a wild turned up is "
                                  "chosen by the player left of the dealer")
             open_round(rules, s, g)
-            eng._mask = None
+            eng._invalidate()
             eng._auto_forced(np.zeros((1, p), np.float32))
             return eng
         s.discard[0, top_kind] += 1
@@ -362,6 +395,6 @@ class Engine:
         s.phase[0] = TURN
         s.drawn[0] = -1
         s.uno_called[0] = False
-        eng._mask = None
+        eng._invalidate()
         eng._auto_forced(np.zeros((1, p), np.float32))
         return eng
