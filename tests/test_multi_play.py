@@ -325,8 +325,6 @@ def test_multi_play_a_jump_in_is_a_single_card():
     assert same(eng.hand(0, 2), ["B5", "G1"])
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: in the respond phase with multi_play, the "
-                   "UNO call ignores a group of answers that would leave one card")
 def test_multi_play_uno_call_legal_when_answering_with_a_group_leaves_one_card():
     hands = [["RD2", "R1", "R2"], ["BD2", "GD2", "Y1"], ["Y2", "Y3"]]
     eng = make(hands, stack_draw2_on_draw2=True, multi_play="same_number",
@@ -337,8 +335,6 @@ def test_multi_play_uno_call_legal_when_answering_with_a_group_leaves_one_card()
     assert "uno" in eng.legal_action_names()
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: with multi_play, a game's UNO call depends "
-                   "on whether another game of the batch is in a special phase")
 def test_multi_play_uno_call_does_not_depend_on_the_other_games_of_the_batch():
     rules = Rules(num_players=3, multi_play="same_number", stack_draw2_on_draw2=True)
     turn = Engine.from_setup(rules, hands=[["R5", "B5", "Y1"], ["Y2"], ["Y3"]], top="R3")

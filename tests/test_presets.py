@@ -112,13 +112,7 @@ def test_preset_rounds_terminate_under_random_play(name):
             assert eng.hand_sizes[g, w] == 0
 
 
-UNO_CALL_BUG = pytest.mark.xfail(
-    strict=True, reason="engine bug: with multi_play, the UNO call of a game in turn phase is "
-    "judged against the wrong group when another game of the batch is in a special phase")
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=UNO_CALL_BUG)
-                                  if n in ("federation", "draw_return") else n for n in PRESETS])
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_preset_batch_game_equals_the_single_game(name):
     rules = Rules.preset(name, num_players=4, max_turns=80)
     batch = Engine(rules, 3, seed=[5, 6, 7])

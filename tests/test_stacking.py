@@ -440,9 +440,6 @@ def test_challenge_on_stack_second_wd4_judged_against_the_color_chosen_before_it
     assert eng.phase_name() == "turn"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a penalty whose only answer is forbidden by "
-                   "finish_on_action waits as a one-option respond decision instead of being "
-                   "drawn at once")
 def test_stack_answer_forbidden_as_a_last_card_penalty_drawn_at_once():
     hands = [["RD2", "R1", "R2"], ["BD2"], ["Y1", "Y2"]]
     eng = make(hands, pile=DECK, stack_draw2_on_draw2=True, finish_on_action="forbidden_draw1")

@@ -34,7 +34,7 @@ from ..cards import (
 )
 from ..rules import Rules
 from .deal import draw_cards, draw_one, write_shuffled
-from .legal import MATCH, dobon_eligible, response_kinds, tables, wd4_permitted
+from .legal import MATCH, dobon_eligible, finish_allowed, response_kinds, tables, wd4_permitted
 from .rng import shuffle_order
 from .state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN, State
 
@@ -311,9 +311,10 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
     can = s.attacker[games] >= 0
     if _can_stack(rules):
         hands = s.hands[games, victim]
-        can |= response_kinds(rules, hands, s.top[games].astype(np.int64),
-                              s.color[games].astype(np.int64), s.chain_first[games],
-                              s.chain_last[games]).any(axis=1)
+        answers = response_kinds(rules, hands, s.top[games].astype(np.int64),
+                                 s.color[games].astype(np.int64), s.chain_first[games],
+                                 s.chain_last[games])
+        can |= finish_allowed(rules, answers, s.hand_size[games, victim]).any(axis=1)
     if not can.all():
         i = np.flatnonzero(~can)
         take_penalty(rules, s, games[i], victim[i])

@@ -189,7 +189,8 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
                     follow: np.ndarray | None) -> np.ndarray:
     """Whether a play this turn could leave exactly one card (the UNO call is then legal).
 
-    ``kinds``: the legal plays; ``follow``: in a multi-play, the kind just laid.
+    ``kinds``: the legal plays; ``follow``: per game, the kind just laid in a
+    multi-card play (-1 where the play has not started).
     """
     reach = (sizes == 2) & kinds.any(axis=1)
     if rules.multi_play == "none":
@@ -198,13 +199,21 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
     cand = np.flatnonzero((sizes > 2) & kinds.any(axis=1))
     if cand.size:
         h = hands[cand].astype(np.int32)
-        if follow is None:
-            layable = h @ (compat | np.eye(NUM_KINDS, dtype=bool)).T.astype(np.int32)
-            most = np.where(kinds[cand], layable, 0).max(axis=1)
-        else:
-            most = (h * compat[follow[cand]]).sum(axis=1)
+        layable = h @ (compat | np.eye(NUM_KINDS, dtype=bool)).T.astype(np.int32)
+        most = np.where(kinds[cand], layable, 0).max(axis=1)
+        if follow is not None:
+            after = follow[cand]
+            going = after >= 0
+            most = np.where(going, (h * compat[np.maximum(after, 0)]).sum(axis=1), most)
         reach[cand] = sizes[cand] - most <= 1
     return reach
+
+
+def finish_allowed(rules: Rules, kinds: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``kinds`` without the last cards ``finish_on_action`` forbids going out on."""
+    if rules.finish_on_action == "allowed":
+        return kinds
+    return kinds & (IS_NUMBER[None, :] | (sizes != 1)[:, None])
 
 
 def legal_mask(rules: Rules, s: State) -> np.ndarray:
@@ -238,9 +247,8 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
             if sel.size:
                 kinds[sel] = fill(rules, s, sel, hands[sel])
         if rules.multi_play != "none":
-            follow = np.where(phase == MULTI, top, 0)
-    if rules.finish_on_action != "allowed":
-        kinds &= IS_NUMBER[None, :] | (sizes != 1)[:, None]
+            follow = np.where(phase == MULTI, top, -1)
+    kinds = finish_allowed(rules, kinds, sizes)
     mask[:, :NUM_COLORED_KINDS] = kinds[:, :NUM_COLORED_KINDS]
     wild_plays = mask[:, NUM_COLORED_KINDS:NUM_PLAY_ACTIONS].reshape(g, -1, NUM_COLORS)
     wild_plays[...] = kinds[:, NUM_COLORED_KINDS:, None]
