@@ -25,7 +25,7 @@ from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
 from .rng import mix64, seed_key
 from .rounds import clear_round, end_rounds, new_round, open_round
-from .state import PHASE_NAMES, ROUND_END, TURN, State
+from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
 
 
@@ -109,7 +109,7 @@ class Engine:
             return np.arange(self.num_games)
         idx = np.asarray(games)
         if idx.dtype == bool and idx.shape == (self.num_games,):
-            return np.flatnonzero(idx)
+            return where(idx)
         if idx.ndim != 1 or not (idx.size == 0 or np.issubdtype(idx.dtype, np.integer)):
             raise ValueError(f"games must be a list of game indices, got {games!r}")
         bad = idx[(idx < 0) | (idx >= self.num_games)]
@@ -166,7 +166,7 @@ class Engine:
         s = self.state
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         if idx is None:
-            run = np.flatnonzero(~s.done)
+            run = where(~s.done)
             self._apply(run, actions[run], rewards)
         else:
             live = ~s.done[idx]
@@ -193,7 +193,7 @@ class Engine:
             return
         for _ in range(10 * self.rules.max_turns):
             mask = self.legal_action_mask()
-            single = np.flatnonzero(mask.sum(axis=1) == 1)
+            single = where(mask.sum(axis=1) == 1)
             if not single.size:
                 return
             self._apply(single, mask[single].argmax(axis=1), rewards)
@@ -208,7 +208,7 @@ class Engine:
             raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
         a = a.astype(np.int64)
         running = ~self.state.done[games]
-        out = np.flatnonzero(running & ((a < 0) | (a >= NUM_ACTIONS)))
+        out = where(running & ((a < 0) | (a >= NUM_ACTIONS)))
         if out.size:
             i = int(out[0])
             raise IllegalActionError(f"game {int(games[i])}: action id {int(a[i])} is out of "
@@ -218,7 +218,7 @@ class Engine:
             legal = self.legal_action_mask()[games, safe]
         else:
             legal = self.legal_action_mask(idx)[np.arange(idx.size), safe]
-        bad = np.flatnonzero(running & ~legal)
+        bad = where(running & ~legal)
         if bad.size:
             i = int(bad[0])
             g = int(games[i])
@@ -316,7 +316,7 @@ class Engine:
         return PHASE_NAMES[int(self.state.phase[game])]
 
     def legal_action_names(self, game: int = 0) -> list[str]:
-        return [ACTION_NAMES[a] for a in np.flatnonzero(self.legal_action_mask()[game])]
+        return [ACTION_NAMES[a] for a in where(self.legal_action_mask()[game])]
 
     def step_names(self, names: str | Sequence[str]
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -360,7 +360,7 @@ class Engine:
             used[top_kind] += 1
         rest = eng.deck_composition() - used
         if (rest < 0).any():
-            k = int(np.flatnonzero(rest < 0)[0])
+            k = int(where(rest < 0)[0])
             raise ValueError(f"card {card_name(k)} is used {int(used[k])} times but the "
                              f"{rules.deck} deck has {int(eng.deck_composition()[k])}")
         g = np.array([0])

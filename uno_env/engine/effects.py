@@ -36,7 +36,7 @@ from ..rules import Rules
 from .deal import draw_cards, draw_one, write_shuffled
 from .legal import MATCH, dobon_eligible, finish_allowed, response_kinds, tables, wd4_permitted
 from .rng import shuffle_order
-from .state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN, State
+from .state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN, State, where
 
 WD4 = KIND_ID["WD4"]
 WILD = KIND_ID["W"]
@@ -62,7 +62,7 @@ def seat_after(s: State, games: np.ndarray, player: np.ndarray,
     seat = np.array(player, np.int64, copy=True)
     offsets = np.arange(1, p + 1)
     for i in range(int(steps.max(initial=0))):
-        sel = np.flatnonzero(steps > i)
+        sel = where(steps > i)
         cand = (seat[sel, None] + d[sel, None] * offsets[None, :]) % p
         ok = s.active[games[sel, None], cand]
         seat[sel] = cand[np.arange(sel.size), ok.argmax(axis=1)]
@@ -120,7 +120,7 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
     two = (active_count(s, games) == 2) & (s.pending[games] == 0)
     s.turn_skip[games] += IS_SKIP[kind] | (IS_PLAIN_REVERSE[kind] & two)
-    draws = np.flatnonzero(IS_DRAW_CARD[kind])
+    draws = where(IS_DRAW_CARD[kind])
     if draws.size:
         g = games[draws]
         s.chain_first[g] = np.where(s.chain_first[g] < 0, kind[draws], s.chain_first[g])
@@ -131,7 +131,7 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
         more = (phase != REACT) & (s.hand_size[games, player] > 0) & (
             tables(rules).compat[kind] & (hands > 0)).any(axis=1)
         s.phase[games[more]] = MULTI
-    done = np.flatnonzero(~more)
+    done = where(~more)
     if done.size:
         finish_laying(rules, s, games[done], player[done])
 
@@ -140,7 +140,7 @@ def _note_wd4(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kin
               first: np.ndarray) -> None:
     """Remember whether a Wild Draw Four broke its restriction, for a challenge."""
     s.attacker[games] = -1
-    is_wd4 = np.flatnonzero(kind == WD4)
+    is_wd4 = where(kind == WD4)
     if not is_wd4.size:
         return
     g, p = games[is_wd4], player[is_wd4]
@@ -209,7 +209,7 @@ def offer_reaction(rules: Rules, s: State, games: np.ndarray, laid_by: np.ndarra
     seats[np.arange(games.size), laid_by] = False
     eligible = (k[None, :] < dist[:, None]) & seats[np.arange(games.size)[:, None], cand]
     offered = eligible.any(axis=1)
-    i = np.flatnonzero(offered)
+    i = where(offered)
     if i.size:
         g = games[i]
         s.current[g] = cand[i, eligible[i].argmax(axis=1)]
@@ -253,7 +253,7 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         wants = ~s.targeted[games] & ~out & (
             (top == SWAP) | (rules.seven_zero & (KIND_NUMBER[top] == 7)))
         if wants.any():
-            i = np.flatnonzero(wants)
+            i = where(wants)
             s.current[games[i]] = player[i]
             s.phase[games[i]] = CHOOSE_TARGET
             keep = ~wants
@@ -281,22 +281,22 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
         field[games] = 0
     if out.any():
-        i = np.flatnonzero(out)
+        i = where(out)
         _went_out(rules, s, games[i], player[i], offset[i], total[i])
         keep = ~out
         games, player, top, offset, total = (a[keep] for a in (games, player, top, offset, total))
     target = seat_after(s, games, player, offset)
     roulette = top == ROULETTE
     if roulette.any():
-        i = np.flatnonzero(roulette)
+        i = where(roulette)
         start_turn(s, games[i], target[i])
         s.phase[games[i]] = CHOOSE_COLOR
         s.roulette[games[i]] = True
     penalty = ~roulette & (total > 0)
     if penalty.any():
-        i = np.flatnonzero(penalty)
+        i = where(penalty)
         impose(rules, s, games[i], target[i], total[i])
-    plain = np.flatnonzero(~roulette & ~penalty)
+    plain = where(~roulette & ~penalty)
     if plain.size:
         reset_chain(s, games[plain])
         start_turn(s, games[plain], target[plain])
@@ -316,7 +316,7 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
                                  s.chain_last[games])
         can |= finish_allowed(rules, answers, s.hand_size[games, victim]).any(axis=1)
     if not can.all():
-        i = np.flatnonzero(~can)
+        i = where(~can)
         take_penalty(rules, s, games[i], victim[i])
 
 
@@ -338,7 +338,7 @@ def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
               offset: np.ndarray, total: np.ndarray) -> None:
     """``player`` has no cards left: the target of the last card still draws its penalty."""
     target = seat_after(s, games, player, offset)
-    hit = np.flatnonzero(total > 0)
+    hit = where(total > 0)
     if hit.size:
         draw_cards(s, games[hit], target[hit], total[hit])
     reset_chain(s, games)
@@ -352,7 +352,7 @@ def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     over = active_count(s, games) <= 1
     if over.any():
         close_last_standing(s, games[over])
-    more = np.flatnonzero(~over)
+    more = where(~over)
     if more.size:
         g, nxt = games[more], target[more]
         after = (total[more] > 0) | ~s.active[g, nxt]
@@ -384,7 +384,7 @@ def rotate_hands(s: State, games: np.ndarray) -> None:
     """Every hand passes to the next player in the current direction."""
     hands, sizes = s.hands[games].copy(), s.hand_size[games].copy()
     for seat in range(s.num_players):
-        live = np.flatnonzero(s.active[games, seat])
+        live = where(s.active[games, seat])
         g = games[live]
         to = seat_after(s, g, np.full(g.size, seat))
         s.hands[g, to] = hands[live, seat]

@@ -48,6 +48,7 @@ from .state import (
     RESPOND,
     TURN,
     State,
+    where,
 )
 
 WD4 = KIND_ID["WD4"]
@@ -153,7 +154,7 @@ def playable(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray
     if not rules.wd4_bluff and rules.wd4_restriction != "none":
         has = ok[:, WD4]
         if has.any():
-            idx = np.flatnonzero(has)
+            idx = where(has)
             ok[idx, WD4] = wd4_permitted(rules, hands[idx], ok[idx], color[idx].astype(np.int64))
     return ok
 
@@ -196,7 +197,7 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
     if rules.multi_play == "none":
         return reach
     compat = tables(rules).compat
-    cand = np.flatnonzero((sizes > 2) & kinds.any(axis=1))
+    cand = where((sizes > 2) & kinds.any(axis=1))
     if cand.size:
         h = hands[cand].astype(np.int32)
         layable = h @ (compat | np.eye(NUM_KINDS, dtype=bool)).T.astype(np.int32)
@@ -232,12 +233,12 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
     kinds &= (phase == TURN)[:, None] | (phase == AFTER_DRAW)[:, None]
     mask = np.zeros((g, NUM_ACTIONS), bool)
 
-    after = np.flatnonzero(phase == AFTER_DRAW)
+    after = where(phase == AFTER_DRAW)
     if after.size and not rules.play_any_after_draw:
         drawn = kinds[after, s.drawn[after]]
         kinds[after] = False
         kinds[after, s.drawn[after]] = drawn
-    special = np.flatnonzero(phase >= RESPOND)
+    special = where(phase >= RESPOND)
     follow = None
     if special.size:
         ph = phase[special]

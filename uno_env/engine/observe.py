@@ -13,7 +13,7 @@ import numpy as np
 
 from ..cards import NUM_COLORS, NUM_KINDS
 from ..rules import CHOICES, MAX_PLAYERS, Rules
-from .state import NUM_PHASES, State
+from .state import NUM_PHASES, State, where
 
 OTHERS = MAX_PLAYERS - 1
 
@@ -110,7 +110,7 @@ class Observer:
         out[ar, v["acting_seat"].start + rel_actor] = 1.0
         acting = (s.current == players) & (s.drawn >= 0)
         if acting.any():
-            i = np.flatnonzero(acting)
+            i = where(acting)
             out[i, v["drawn"].start + s.drawn[i].astype(np.int64)] = 1.0
         out[:, v["uno_called"].start] = s.uno_called & (s.current == players)
         seats = (players[:, None] + self.offsets[None, :]) % p
@@ -118,7 +118,7 @@ class Observer:
         out[:, hs:hs + p - 1] = s.hand_size[ar[:, None], seats]
         exposed = s.uno_offender >= 0
         if exposed.any():
-            i = np.flatnonzero(exposed)
+            i = where(exposed)
             rel = (s.uno_offender[i] - players[i]) % p
             ok = rel > 0
             out[i[ok], v["uno_exposed"].start + rel[ok] - 1] = 1.0

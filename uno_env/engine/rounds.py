@@ -16,7 +16,7 @@ from ..cards import (
 from ..rules import Rules
 from .deal import choose_dealer, deal, flip_first_card
 from .effects import IS_REVERSE_EFFECT, active_count, advance, seat_after, start_turn
-from .state import CHOOSE_COLOR, State
+from .state import CHOOSE_COLOR, State, where
 
 
 def new_round(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
@@ -75,15 +75,15 @@ def open_round(rules: Rules, s: State, games: np.ndarray) -> None:
     two = active_count(s, games) == 2
     s.turn_skip[games] = acts & ((KIND_SYMBOL[top] == SYM_SKIP)
                                  | ((KIND_SYMBOL[top] == SYM_REVERSE) & two))
-    draw = np.flatnonzero(acts & (DRAW_VALUE[top] > 0))
+    draw = where(acts & (DRAW_VALUE[top] > 0))
     s.chain_first[games[draw]] = top[draw]
     s.chain_last[games[draw]] = top[draw]
     advance(rules, s, games, virtual, first_card=True)
-    w = np.flatnonzero(wild)
+    w = where(wild)
     if w.size:
         start_turn(s, games[w], seat_after(s, games[w], virtual[w]))
         s.phase[games[w]] = CHOOSE_COLOR
-    reverse = np.flatnonzero(KIND_SYMBOL[top] == SYM_REVERSE)
+    reverse = where(KIND_SYMBOL[top] == SYM_REVERSE)
     start_turn(s, games[reverse], virtual[reverse])
 
 
@@ -106,14 +106,14 @@ def score_rounds(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
     if rules.teams:
         left[ar, (winner + 2) % p] = 0
     loser = s.dobon_loser[games]
-    doubled = np.flatnonzero(loser >= 0)
+    doubled = where(loser >= 0)
     left[doubled, loser[doubled]] *= 2
     if rules.scoring == "zero_sum":
         points -= left
     points[ar, winner] = left.sum(1)
     if rules.feed_penalty:
         fed = s.fed[games]
-        pay = np.flatnonzero((fed >= 0) & (fed != winner) & (s.dobon_loser[games] < 0))
+        pay = where((fed >= 0) & (fed != winner) & (s.dobon_loser[games] < 0))
         points[pay, fed[pay]] -= rules.feed_penalty
         points[pay, winner[pay]] += rules.feed_penalty
     return points

@@ -122,3 +122,8 @@ class State:
     @property
     def num_players(self) -> int:
         return self.hands.shape[1]
+
+
+def where(mask: np.ndarray) -> np.ndarray:
+    """Indices of the True entries of a 1-D mask (``np.flatnonzero`` without its overhead)."""
+    return mask.nonzero()[0]

@@ -14,6 +14,7 @@ from ..actions import (
     COLOR_BASE,
     DOBON,
     DRAW,
+    NUM_ACTIONS,
     NUM_COLORS,
     PASS,
     TARGET_BASE,
@@ -38,7 +39,7 @@ from .effects import (
     take_penalty,
 )
 from .legal import MATCH, playable
-from .state import AFTER_DRAW, FORCED_PLAY, MULTI, REACT, RESPOND, TURN, State
+from .state import AFTER_DRAW, FORCED_PLAY, MULTI, REACT, RESPOND, TURN, State, where
 
 WD4 = KIND_ID["WD4"]
 
@@ -48,14 +49,14 @@ def draw_voluntary(rules: Rules, s: State, games: np.ndarray, player: np.ndarray
     if rules.finish_on_action != "allowed":
         stuck = _stuck_on_action(s, games, player)
         if stuck.any():  # may not finish on an action card: draw instead, turn over
-            i = np.flatnonzero(stuck)
+            i = where(stuck)
             draw_cards(s, games[i], player[i], 1 if rules.finish_on_action.endswith("1") else 2)
             end_turn(rules, s, games[i], player[i])
             games, player = games[~stuck], player[~stuck]
     kind = draw_one(s, games, player)
     found = _drawn_playable(rules, s, games, player, kind)
     if rules.draw_rule.startswith("until_playable"):
-        looking = np.flatnonzero(~found & (kind >= 0))
+        looking = where(~found & (kind >= 0))
         while looking.size:
             k = draw_one(s, games[looking], player[looking])
             kind[looking] = k
@@ -69,10 +70,10 @@ def draw_voluntary(rules: Rules, s: State, games: np.ndarray, player: np.ndarray
         may_play = playable(rules, hands, s.top[games], s.color[games].astype(np.int64)).any(1)
     else:
         may_play = found
-    keep = np.flatnonzero(may_play)
+    keep = where(may_play)
     s.phase[games[keep]] = AFTER_DRAW
     s.drawn[games[keep]] = kind[keep]
-    stop = np.flatnonzero(~may_play)
+    stop = where(~may_play)
     if stop.size:
         end_turn(rules, s, games[stop], player[stop])
 
@@ -88,7 +89,7 @@ def _stuck_on_action(s: State, games: np.ndarray, player: np.ndarray) -> np.ndar
 def _drawn_playable(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
                     kind: np.ndarray) -> np.ndarray:
     ok = np.zeros(games.size, bool)
-    got = np.flatnonzero(kind >= 0)
+    got = where(kind >= 0)
     if got.size:
         g = games[got]
         legal = playable(rules, s.hands[g, player[got]], s.top[g], s.color[g].astype(np.int64))
@@ -104,12 +105,12 @@ def challenge(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> 
     attacker = s.attacker[games]
     pending = s.pending[games].astype(np.int64)
     reset_chain(s, games)
-    innocent = np.flatnonzero(~guilty)
+    innocent = where(~guilty)
     if innocent.size:
         g, p = games[innocent], player[innocent]
         draw_cards(s, g, p, pending[innocent] + rules.challenge_penalty)
         end_turn(rules, s, g, p)
-    caught = np.flatnonzero(guilty)
+    caught = where(guilty)
     if not caught.size:
         return
     g, a = games[caught], attacker[caught]
@@ -139,7 +140,7 @@ def catch(rules: Rules, s: State, games: np.ndarray) -> None:
 def play(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, actions: np.ndarray
          ) -> None:
     """Lay a card: a normal play, an answer to a penalty, a multi-play card or a jump-in."""
-    jump = np.flatnonzero(s.phase[games] == REACT)
+    jump = where(s.phase[games] == REACT)
     if jump.size:
         fold_turn(s, games[jump])
     s.hidden[games] = False
@@ -152,7 +153,7 @@ def pass_turn(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> 
     phase = s.phase[games]
     for code, handler in ((AFTER_DRAW, end_turn), (MULTI, finish_laying),
                           (REACT, _decline_reaction)):
-        i = np.flatnonzero(phase == code)
+        i = where(phase == code)
         if i.size:
             handler(rules, s, games[i], player[i])
 
@@ -160,7 +161,7 @@ def pass_turn(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> 
 def _decline_reaction(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
     laid_by = s.react_from[games]
     offered = offer_reaction(rules, s, games, laid_by, player)
-    rest = np.flatnonzero(~offered)
+    rest = where(~offered)
     if rest.size:
         advance(rules, s, games[rest], laid_by[rest])
 
@@ -170,9 +171,9 @@ def choose_color(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     color = (actions - COLOR_BASE).astype(np.int8)
     spin = s.roulette[games]
     if spin.any():
-        i = np.flatnonzero(spin)
+        i = where(spin)
         roulette_draw(rules, s, games[i], player[i], color[i])
-    i = np.flatnonzero(~spin)
+    i = where(~spin)
     s.color[games[i]] = color[i]
     s.phase[games[i]] = TURN
 
@@ -185,32 +186,52 @@ def choose_target(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     advance(rules, s, games, player)
 
 
+def call_uno(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+    s.uno_called[games] = True
+
+
+def _decision_codes() -> np.ndarray:
+    """Which handler takes each action id (index into ``HANDLERS``)."""
+    code = np.zeros(NUM_ACTIONS, np.int64)   # 0: play a card
+    code[DRAW], code[PASS], code[CHALLENGE], code[CATCH] = 1, 3, 4, 5
+    code[DOBON], code[UNO] = 6, 9
+    code[COLOR_BASE:COLOR_BASE + NUM_COLORS] = 7
+    code[TARGET_BASE:] = 8
+    return code
+
+
+DECISION_CODE = _decision_codes()
+ACCEPT_CODE = 2   # "draw" while a penalty is pending
+HANDLERS = (
+    lambda r, s, g, p, a: play(r, s, g, p, a),
+    lambda r, s, g, p, a: draw_voluntary(r, s, g, p),
+    lambda r, s, g, p, a: take_penalty(r, s, g, p),
+    lambda r, s, g, p, a: pass_turn(r, s, g, p),
+    lambda r, s, g, p, a: challenge(r, s, g, p),
+    lambda r, s, g, p, a: catch(r, s, g),
+    lambda r, s, g, p, a: dobon(r, s, g, p),
+    lambda r, s, g, p, a: choose_color(r, s, g, p, a),
+    lambda r, s, g, p, a: choose_target(r, s, g, p, a),
+    lambda r, s, g, p, a: call_uno(r, s, g, p),
+)
+
+
 def apply_actions(rules: Rules, s: State, games: np.ndarray, actions: np.ndarray) -> None:
-    """Apply one legal decision in each listed game."""
+    """Apply one legal decision in each listed game, one handler per kind of decision."""
     player = s.current[games]
     offender = s.uno_offender[games]
     close = (offender >= 0) & (actions != CATCH) & (offender != player)
     if close.any():
         s.uno_offender[games[close]] = -1
-    phase = s.phase[games]
-
-    def group(sel: np.ndarray, handler, *args: np.ndarray) -> None:
-        i = np.flatnonzero(sel)
-        if i.size:
-            handler(rules, s, games[i], *(a[i] for a in args))
-
-    group(ACTION_KIND[actions] >= 0, play, player, actions)
-    draws = actions == DRAW
-    group(draws & (phase == TURN), draw_voluntary, player)
-    group(draws & (phase == RESPOND), take_penalty, player)
-    group(actions == PASS, pass_turn, player)
-    group(actions == CHALLENGE, challenge, player)
-    group(actions == CATCH, catch)
-    group(actions == DOBON, dobon, player)
-    group((actions >= COLOR_BASE) & (actions < COLOR_BASE + NUM_COLORS), choose_color, player,
-          actions)
-    group(actions >= TARGET_BASE, choose_target, player, actions)
-    s.uno_called[games[actions == UNO]] = True
+    code = DECISION_CODE[actions]
+    code[(code == 1) & (s.phase[games] == RESPOND)] = ACCEPT_CODE
+    present = np.bincount(code, minlength=len(HANDLERS)).nonzero()[0]
+    for c in present:
+        if present.size == 1:
+            HANDLERS[c](rules, s, games, player, actions)
+        else:
+            i = where(code == c)
+            HANDLERS[c](rules, s, games[i], player[i], actions[i])
     if rules.mercy_limit:
         eliminate(rules, s, games)
     hand_size = s.hand_size[games, np.maximum(s.uno_offender[games], 0)]
