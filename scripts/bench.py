@@ -8,7 +8,14 @@ Prints, as tables:
   picks a random legal action, steps, and resets the games that ended;
 * when ``rlcard`` is installed (the ``bench`` extra), decisions/s of RLCard's UNO
   with random agents through ``env.run``, and the engine's ratio to it;
-* decisions/s at 4096 games for every preset the engine can play.
+* decisions/s at 4096 games for every preset the engine can play;
+* the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
+  random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
+  the same loop over RLCard's UNO behind PettingZoo's AEC wrappers
+  (``scripts/rlcard_aec.py``), with the ratio of the two;
+* learner steps/s of the batched env with random opponents at 1024 and 4096
+  games (:func:`uno_env.vector.bench_vec_env`, and :class:`uno_env.vector.UnoVecEnv`
+  itself when Stable-Baselines3 is installed).
 
 Usage: ``python scripts/bench.py [--seconds S] [--warmup S]`` (``make bench``).
 """
@@ -18,8 +25,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +45,8 @@ except ImportError:  # pragma: no cover - the bench extra installs rich through 
 
 BATCHES = (1, 64, 1024, 4096)
 PLAYERS = 4
+#: Batch sizes of the learner (VecEnv) benchmark.
+VEC_ENVS = (1024, 4096)
 
 
 def cpu_model() -> str:
@@ -123,6 +136,154 @@ def bench_rlcard(players: int | None, seconds: float, warmup: float) -> RLCardRe
     return RLCardResult(env.num_players, decisions, games, elapsed, note)
 
 
+@dataclass(frozen=True)
+class AECResult:
+    """Random legal play of an AEC env through ``agent_iter()`` over a timed run."""
+
+    decisions: int
+    seconds: float
+    games: int               # games finished within the run
+    finished_decisions: int  # decisions of those games
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def decisions_per_game(self) -> str:
+        """Mean decisions of the finished games, or a dash when none finished."""
+        return f"{self.finished_decisions / self.games:,.0f}" if self.games else "-"
+
+
+def time_aec(make_env: Callable[[], Any], seconds: float, warmup: float,
+             seed: int = 0) -> AECResult:
+    """Steps/s of ``make_env()`` under uniformly random legal play via ``agent_iter()``.
+
+    Every acting agent samples uniformly among the ones of its ``action_mask``;
+    agents whose game has ended step out with ``None``; a finished game is
+    reset at once. A *decision* (a step) is an ``env.step`` with an action: the
+    closing ``None`` steps are not counted (their time is). ``warmup`` seconds
+    run untimed first, then play continues from a fresh game for ``seconds``.
+    """
+    env = make_env()
+    rng = np.random.default_rng(seed)
+
+    def run(duration: float, first_seed: int) -> AECResult:
+        decisions = games = finished = 0
+        game_seed = first_seed
+        start = time.perf_counter()
+        while True:
+            env.reset(seed=game_seed)
+            game_seed += 1
+            in_game = 0
+            for _ in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                in_game += 1
+                if time.perf_counter() - start >= duration:
+                    elapsed = time.perf_counter() - start
+                    return AECResult(decisions + in_game, elapsed, games, finished)
+            decisions += in_game
+            finished += in_game
+            games += 1
+
+    run(warmup, seed + 1_000_000)
+    return run(seconds, seed)
+
+
+def bench_aec(seconds: float, warmup: float) -> None:
+    """The AEC table: this env at 4 and 2 players, RLCard's UNO, and the ratios."""
+    import uno_env
+
+    results: list[tuple[str, int, AECResult]] = [
+        (f"uno_env.env(preset='official', num_players={p})", p,
+         time_aec(lambda p=p: uno_env.env(preset="official", num_players=p), seconds, warmup))
+        for p in (PLAYERS, 2)]
+    try:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import rlcard_aec
+    except ImportError:
+        print("rlcard is not installed (the bench extra): no RLCard AEC comparison")
+        ref = None
+    else:
+        ref = time_aec(rlcard_aec.env, seconds, warmup)
+        results.append(("RLCard UNO in PettingZoo's AEC wrappers (scripts/rlcard_aec.py)", 2,
+                         ref))
+    header: tuple[str, ...] = ("env", "players", "steps/s", "steps/game")
+    if ref is not None:
+        header = (*header, "ratio")
+    rows = []
+    for name, players, r in results:
+        row: tuple[str, ...] = (name, str(players), f"{r.decisions_per_second:,.0f}",
+                                r.decisions_per_game)
+        if ref is not None:
+            row = (*row, f"{r.decisions_per_second / ref.decisions_per_second:.2f}x")
+        rows.append(row)
+    print_table("AEC env, one game, random legal play through agent_iter() "
+                "(full wrapper stack; ratio: env / RLCard's)", header, rows)
+
+
+def time_vec_env(num_envs: int, seconds: float, warmup: float, seed: int = 0) -> float:
+    """Learner steps/s of :class:`UnoVecEnv` driven as SB3 drives it, with a random learner.
+
+    Each step: ``action_masks()``, a uniform legal action per game,
+    ``step(actions)`` (opponents play inside, finished games reset with their
+    ``terminal_observation`` in ``infos``). Random opponents, official rules.
+    """
+    from uno_env.vector import UnoVecEnv
+
+    env = UnoVecEnv(num_envs=num_envs, num_players=PLAYERS, learner_seat="rotate", seed=seed)
+    rng = np.random.default_rng(seed)
+    env.reset()
+
+    def run(duration: float) -> float:
+        steps = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < duration:
+            mask = env.action_masks()
+            env.step(np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1))
+            steps += 1
+        return num_envs * steps / elapsed
+
+    run(warmup)
+    return run(seconds)
+
+
+def time_bench_vec_env(num_envs: int, seconds: float) -> float:
+    """:func:`uno_env.vector.bench_vec_env` sized to last about ``seconds``.
+
+    A short call (also the warm-up) estimates the rate; the timed call then
+    runs enough steps for ``seconds``.
+    """
+    from uno_env.vector import bench_vec_env
+
+    probe = bench_vec_env(num_envs, steps=10, num_players=PLAYERS)
+    steps = max(10, int(probe * seconds / num_envs))
+    return bench_vec_env(num_envs, steps=steps, num_players=PLAYERS)
+
+
+def bench_vec(seconds: float, warmup: float) -> None:
+    """The batched-env table: learner steps/s with random opponents."""
+    try:
+        import stable_baselines3  # noqa: F401
+    except ImportError:
+        print("stable-baselines3 is not installed (the train extra): UnoVecEnv lines skipped")
+        sb3 = False
+    else:
+        sb3 = True
+    rows = []
+    for n in VEC_ENVS:
+        core = time_bench_vec_env(n, seconds)
+        vec = f"{time_vec_env(n, seconds, warmup):,.0f}" if sb3 else "n/a"
+        rows.append((str(n), f"{core:,.0f}", vec))
+    print_table(f"Batched env, official rules, {PLAYERS} players, random learner and "
+                "random opponents (learner steps/s)",
+                ("envs", "bench_vec_env", "UnoVecEnv.step"), rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="timed run per line")
@@ -177,6 +338,9 @@ def main() -> None:
         preset_rows.append((name, str(preset.num_players), f"{t.decisions_per_second:,.0f}"))
     print_table(f"Presets at {BATCHES[-1]} games", ("preset", "players", "decisions/s"),
                 preset_rows)
+
+    bench_aec(args.seconds, args.warmup)
+    bench_vec(args.seconds, args.warmup)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,37 @@
+"""Smoke tests of the benchmark helpers in scripts/ (tiny runs, no timing claims)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+sys.path.insert(0, str(SCRIPTS))
+
+import bench  # noqa: E402
+
+
+def test_time_aec_plays_the_wrapped_env() -> None:
+    import uno_env
+
+    r = bench.time_aec(lambda: uno_env.env(preset="official", num_players=3),
+                       seconds=0.05, warmup=0.01)
+    assert r.decisions > 0 and r.seconds > 0 and r.decisions_per_second > 0
+
+
+def test_rlcard_aec_passes_pettingzoo_checkers() -> None:
+    pytest.importorskip("rlcard")
+    import rlcard_aec
+    from pettingzoo.test import api_test, seed_test
+
+    api_test(rlcard_aec.env(), num_cycles=200)
+    seed_test(rlcard_aec.env, num_cycles=50)
+    r = bench.time_aec(rlcard_aec.env, seconds=0.05, warmup=0.01)
+    assert r.decisions > 0
+
+
+def test_vec_env_helpers() -> None:
+    pytest.importorskip("stable_baselines3")
+    assert bench.time_vec_env(8, seconds=0.05, warmup=0.01) > 0
