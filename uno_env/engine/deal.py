@@ -137,23 +137,34 @@ def deal(rules: Rules, s: State, games: np.ndarray) -> None:
 
 
 def flip_first_card(rules: Rules, s: State, games: np.ndarray) -> None:
-    """Turn the first discard over, applying the ``first_card`` option's returns and burials."""
-    todo = games
-    while todo.size:
-        pos = s.deck_pos[todo]
-        kinds = s.deck[todo, pos]
-        bad = kinds == WD4 if rules.first_card == "official" else ~IS_NUMBER[kinds]
-        if rules.first_card == "bury_non_number":
-            s.discard[todo, kinds] += 1
-            s.deck_pos[todo] += 1
-            s.top[todo] = kinds
-            todo = todo[bad]
-            continue
-        good = todo[~bad]
-        s.discard[good, kinds[~bad]] += 1
-        s.deck_pos[good] += 1
-        s.top[good] = kinds[~bad]
-        todo = todo[bad]
-        if todo.size:  # return the card and reshuffle the remaining pile
-            counts = pile_counts(s, todo)
-            write_shuffled(s, todo, counts, s.deck_pos[todo].astype(np.int64))
+    """Turn the first discard over under the ``first_card`` option, without a loop.
+
+    Returning a refused card and reshuffling until an acceptable one shows is the
+    same, in distribution, as moving the first acceptable card of the pile to the
+    top: every (card, order of the rest) pair stays equally likely. Buried cards
+    (``bury_non_number``) stay on the discard pile under the first number.
+    """
+    n = games.size
+    width = s.deck.shape[1]
+    cols = np.arange(width)
+    pos = s.deck_pos[games].astype(np.int64)
+    rows = s.deck[games]
+    live = (cols[None, :] >= pos[:, None]) & (cols[None, :] < s.deck_len[games, None])
+    ok = (rows != WD4) if rules.first_card == "official" else IS_NUMBER[rows]
+    first = (ok & live).argmax(axis=1)
+    if rules.first_card == "bury_non_number":
+        buried = live & (cols[None, :] < first[:, None])
+        np.add.at(s.discard, (np.broadcast_to(games[:, None], buried.shape)[buried],
+                              rows[buried]), 1)
+        pos = first
+    else:
+        src = np.broadcast_to(cols, rows.shape).copy()
+        shift = (cols[None, :] > pos[:, None]) & (cols[None, :] <= first[:, None])
+        src[shift] -= 1
+        src[np.arange(n), pos] = first
+        rows = np.take_along_axis(rows, src, axis=1)
+        s.deck[games] = rows
+    top = rows[np.arange(n), pos]
+    s.discard[games, top] += 1
+    s.top[games] = top
+    s.deck_pos[games] = pos + 1

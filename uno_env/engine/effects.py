@@ -434,23 +434,26 @@ def roulette_draw(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
 
 def eliminate(rules: Rules, s: State, games: np.ndarray) -> None:
     """Mercy rule: players holding ``mercy_limit`` or more cards leave the round; their cards
-    go under the draw pile."""
-    for seat in range(s.num_players):
-        hit = games[s.active[games, seat] & (s.hand_size[games, seat] >= rules.mercy_limit)]
-        if not hit.size:
-            continue
-        _compact_pile(s, hit)
-        write_shuffled(s, hit, s.hands[hit, seat].astype(np.int64), s.deck_len[hit].astype(
-            np.int64))
-        s.hands[hit, seat] = 0
-        s.hand_size[hit, seat] = 0
-        s.active[hit, seat] = False
-        s.place[hit, seat] = s.num_players - 1 - s.num_eliminated[hit]
-        s.num_eliminated[hit] += 1
-        moved = hit[(s.current[hit] == seat) & (s.phase[hit] != ROUND_END)]
-        if moved.size:
-            reset_chain(s, moved)
-            end_turn(rules, s, moved, np.full(moved.size, seat))
+    go under the draw pile, in random order."""
+    over = s.active[games] & (s.hand_size[games] >= rules.mercy_limit)
+    hit = over.any(axis=1)
+    if hit.any():
+        g, out = games[hit], over[hit]
+        _compact_pile(s, g)
+        counts = (s.hands[g] * out[:, :, None]).sum(axis=1, dtype=np.int64)
+        write_shuffled(s, g, counts, s.deck_len[g].astype(np.int64))
+        s.hands[g] *= ~out[:, :, None]
+        s.hand_size[g] *= ~out
+        s.active[g] &= ~out
+        rank = np.cumsum(out, axis=1) - 1
+        places = s.num_players - 1 - s.num_eliminated[g][:, None] - rank
+        s.place[g] = np.where(out, places, s.place[g])
+        s.num_eliminated[g] += out.sum(axis=1)
+        seat = s.current[g]
+        moved = out[np.arange(g.size), seat] & (s.phase[g] != ROUND_END)
+        if moved.any():
+            reset_chain(s, g[moved])
+            end_turn(rules, s, g[moved], seat[moved])
     over = games[(active_count(s, games) <= 1) & (s.phase[games] != ROUND_END)]
     if over.size:
         if rules.end == "last_standing":
