@@ -84,6 +84,13 @@ class Tables:
         self.same_family = np.vstack([family[None, :] == family[:, None],
                                       np.ones((1, NUM_KINDS), bool)])
         self.wd4_family = IS_D4
+        # Multi-play compatibility is an equivalence: kinds fall into groups.
+        grouped = self.compat.any(axis=1)
+        first = np.where(grouped, self.compat.argmax(axis=1), -1)
+        labels = np.unique(first[grouped])
+        self.group = np.where(grouped, np.searchsorted(labels, first), -1)
+        self.group_onehot = (self.group[:, None] == np.arange(labels.size)[None, :]).astype(
+            np.float32)
 
 
 def _compat_table(rules: Rules) -> np.ndarray:
@@ -196,16 +203,19 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
     reach = (sizes == 2) & kinds.any(axis=1)
     if rules.multi_play == "none":
         return reach
-    compat = tables(rules).compat
+    t = tables(rules)
     cand = where((sizes > 2) & kinds.any(axis=1))
     if cand.size:
-        h = hands[cand].astype(np.int32)
-        layable = h @ (compat | np.eye(NUM_KINDS, dtype=bool)).T.astype(np.int32)
-        most = np.where(kinds[cand], layable, 0).max(axis=1)
+        counts = hands[cand].astype(np.float32) @ t.group_onehot      # cards per group
+        group = t.group
+        layable = np.where(group >= 0, counts[:, np.maximum(group, 0)], 1.0)
+        most = np.where(kinds[cand], layable, 0.0).max(axis=1)
         if follow is not None:
             after = follow[cand]
             going = after >= 0
-            most = np.where(going, (h * compat[np.maximum(after, 0)]).sum(axis=1), most)
+            g_after = group[np.maximum(after, 0)]
+            following = counts[np.arange(cand.size), np.maximum(g_after, 0)] * (g_after >= 0)
+            most = np.where(going, following, most)
         reach[cand] = sizes[cand] - most <= 1
     return reach
 
