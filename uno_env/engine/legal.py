@@ -205,18 +205,24 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
         return reach
     t = tables(rules)
     cand = where((sizes > 2) & kinds.any(axis=1))
+    if not cand.size:
+        return reach
+    counts = hands[cand].astype(np.float32) @ t.group_onehot      # cards per group
+    group = t.group
+    need = sizes[cand] - 1.0
+    if follow is not None:
+        after = follow[cand]
+        going = after >= 0
+        g_after = group[np.maximum(after, 0)]
+        following = counts[np.arange(cand.size), np.maximum(g_after, 0)] * (g_after >= 0)
+        reach[cand[going]] = following[going] >= need[going]
+        cand, counts, need = cand[~going], counts[~going], need[~going]
+    maybe = counts.max(axis=1, initial=0.0) >= need     # a large enough group is held
+    cand, counts, need = cand[maybe], counts[maybe], need[maybe]
     if cand.size:
-        counts = hands[cand].astype(np.float32) @ t.group_onehot      # cards per group
-        group = t.group
         layable = np.where(group >= 0, counts[:, np.maximum(group, 0)], 1.0)
         most = np.where(kinds[cand], layable, 0.0).max(axis=1)
-        if follow is not None:
-            after = follow[cand]
-            going = after >= 0
-            g_after = group[np.maximum(after, 0)]
-            following = counts[np.arange(cand.size), np.maximum(g_after, 0)] * (g_after >= 0)
-            most = np.where(going, following, most)
-        reach[cand] = sizes[cand] - most <= 1
+        reach[cand] = most >= need
     return reach
 
 
