@@ -82,52 +82,53 @@ class Observer:
         p = rules.num_players
         self.rules_vec = rules_vector(rules)
         self.offsets = np.arange(1, p)                  # seat offsets that exist
-        self._template = np.zeros((0, OBS_SIZE), np.float32)
         self.hot_offsets = np.array([VIEW_SLICES[n].start for n in ("top", "color", "phase")])
-
-    def _blank(self, g: int) -> np.ndarray:
-        """A fresh ``float32[g, OBS_SIZE]`` holding the views that never change."""
-        if self._template.shape[0] != g:
-            self._template = np.zeros((g, OBS_SIZE), np.float32)
-            self._template[:, VIEW_SLICES["rules"]] = self.rules_vec
-            start = VIEW_SLICES["seats_present"].start
-            self._template[:, start:start + self.rules.num_players - 1] = 1.0
-        return self._template.copy()
+        #: The views that never change (the rules), copied into every row.
+        self.constant = np.zeros(OBS_SIZE, np.float32)
+        self.constant[VIEW_SLICES["rules"]] = self.rules_vec
 
     def observe(self, s: State, players: np.ndarray) -> np.ndarray:
         """``float32[G, OBS_SIZE]``: each game seen by ``players[g]``."""
-        g = s.num_games
+        out = np.empty((s.num_games, OBS_SIZE), np.float32)
+        self._fill(out, s, players, slice(None))
+        return out
+
+    def _fill(self, out: np.ndarray, s: State, players: np.ndarray, rows: slice) -> None:
+        n = out.shape[0]
         p = self.rules.num_players
-        ar = np.arange(g)
+        ar = np.arange(n)
         v = VIEW_SLICES
-        out = self._blank(g)
-        out[:, v["hand"]] = s.hands.reshape(g * p, -1).take(ar * p + players, axis=0)
-        hot = np.stack([s.top, s.color, np.minimum(s.phase, NUM_PHASES - 1)], axis=1)
+        out[...] = self.constant
+        out[:, v["hand"]] = s.hands[rows].reshape(n * p, -1).take(ar * p + players, axis=0)
+        hot = np.stack([s.top[rows], s.color[rows], np.minimum(s.phase[rows], NUM_PHASES - 1)],
+                       axis=1)
         out[ar[:, None], hot + self.hot_offsets] = 1.0
-        out[:, v["pending_draw"].start] = s.pending
-        out[:, v["direction"].start] = s.direction
-        rel_actor = (s.current - players) % p
-        out[ar, v["acting_seat"].start + rel_actor] = 1.0
-        acting = (s.current == players) & (s.drawn >= 0)
+        out[:, v["pending_draw"].start] = s.pending[rows]
+        out[:, v["direction"].start] = s.direction[rows]
+        current = s.current[rows]
+        out[ar, v["acting_seat"].start + (current - players) % p] = 1.0
+        drawn = s.drawn[rows]
+        acting = (current == players) & (drawn >= 0)
         if acting.any():
             i = where(acting)
-            out[i, v["drawn"].start + s.drawn[i].astype(np.int64)] = 1.0
-        out[:, v["uno_called"].start] = s.uno_called & (s.current == players)
+            out[i, v["drawn"].start + drawn[i].astype(np.int64)] = 1.0
+        out[:, v["uno_called"].start] = s.uno_called[rows] & (current == players)
         seats = (players[:, None] + self.offsets[None, :]) % p
-        hs = v["hand_sizes"].start
-        out[:, hs:hs + p - 1] = s.hand_size[ar[:, None], seats]
-        exposed = s.uno_offender >= 0
+        hs, sp = v["hand_sizes"].start, v["seats_present"].start
+        out[:, hs:hs + p - 1] = s.hand_size[rows][ar[:, None], seats]
+        out[:, sp:sp + p - 1] = s.active[rows][ar[:, None], seats]
+        offender = s.uno_offender[rows]
+        exposed = offender >= 0
         if exposed.any():
             i = where(exposed)
-            rel = (s.uno_offender[i] - players[i]) % p
+            rel = (offender[i] - players[i]) % p
             ok = rel > 0
             out[i[ok], v["uno_exposed"].start + rel[ok] - 1] = 1.0
-        out[:, v["own_hand_size"].start] = s.hand_size[ar, players]
-        out[:, v["discards"]] = s.discard
-        out[:, v["draw_pile"].start] = s.deck_len - s.deck_pos
+        out[:, v["own_hand_size"].start] = s.hand_size[rows][ar, players]
+        out[:, v["discards"]] = s.discard[rows]
+        out[:, v["draw_pile"].start] = s.deck_len[rows] - s.deck_pos[rows]
         sc = v["scores"].start
         all_seats = (players[:, None] + np.arange(p)[None, :]) % p
-        out[:, sc:sc + p] = s.scores[ar[:, None], all_seats] / 100.0
+        out[:, sc:sc + p] = s.scores[rows][ar[:, None], all_seats] / 100.0
         if self.rules.teams:
-            out[:, v["partner_hand"]] = s.hands[ar, (players + 2) % p]
-        return out
+            out[:, v["partner_hand"]] = s.hands[rows][ar, (players + 2) % p]
