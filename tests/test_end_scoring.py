@@ -5,29 +5,12 @@ out" and "End of round and scoring"; docs/rules.md "Leaving the round, end and s
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pytest
 from conftest import eager_actions
+from scenario import cur, make, same
 
 from uno_env import Engine, Rules
-
-
-def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
-    options.setdefault("uno_penalty", 0)
-    rules = Rules(num_players=len(hands), **options)
-    return Engine.from_setup(rules, hands=[list(h) for h in hands], top=top, color=color,
-                             current=current, direction=direction, deck=pile)
-
-
-def cur(eng: Engine) -> int:
-    return int(eng.current_player[0])
-
-
-def same(a, b) -> bool:
-    return Counter(a) == Counter(b)
-
 
 PILE = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9", "Y7", "Y8", "Y9", "B9"]
 

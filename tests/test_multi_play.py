@@ -7,32 +7,12 @@ rules, each further compatible card is another ``play``, and ``pass`` ends it.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pytest
+from scenario import cur, make, same, size
 
 from uno_env import Engine, Rules
 from uno_env.engine.legal import legal_mask
-
-
-def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
-    options.setdefault("uno_penalty", 0)
-    rules = Rules(num_players=len(hands), **options)
-    return Engine.from_setup(rules, hands=[list(h) for h in hands], top=top, color=color,
-                             current=current, direction=direction, deck=pile)
-
-
-def cur(eng: Engine) -> int:
-    return int(eng.current_player[0])
-
-
-def size(eng: Engine, p: int) -> int:
-    return len(eng.hand(0, p))
-
-
-def same(a, b) -> bool:
-    return Counter(a) == Counter(b)
 
 
 def direction(eng: Engine) -> int:

@@ -5,34 +5,14 @@ limit, the No Mercy and swap/shuffle cards, and team play.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pytest
 from conftest import assert_census
+from scenario import cur, make, same, size
 
-from uno_env import Engine, Rules
+from uno_env import Engine
 from uno_env.cards import counts_from_cards
 from uno_env.engine.observe import VIEW_SLICES
-
-
-def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
-    options.setdefault("uno_penalty", 0)
-    rules = Rules(num_players=len(hands), **options)
-    return Engine.from_setup(rules, hands=[list(h) for h in hands], top=top, color=color,
-                             current=current, direction=direction, deck=pile)
-
-
-def cur(eng: Engine) -> int:
-    return int(eng.current_player[0])
-
-
-def size(eng: Engine, p: int) -> int:
-    return len(eng.hand(0, p))
-
-
-def same(a, b) -> bool:
-    return Counter(a) == Counter(b)
 
 
 def direction(eng: Engine) -> int:

@@ -7,33 +7,10 @@ draws it and who plays next.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
-
-from uno_env import Engine, Rules
+from scenario import cur, make, same, size
 
 WILD_COLORS = "RYGB"
-
-
-def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
-    """A one-game engine in a position; the UNO call is automatic unless asked for."""
-    options.setdefault("uno_penalty", 0)
-    rules = Rules(num_players=len(hands), **options)
-    return Engine.from_setup(rules, hands=[list(h) for h in hands], top=top, color=color,
-                             current=current, direction=direction, deck=pile)
-
-
-def cur(eng: Engine) -> int:
-    return int(eng.current_player[0])
-
-
-def size(eng: Engine, p: int) -> int:
-    return len(eng.hand(0, p))
-
-
-def same(a, b) -> bool:
-    return Counter(a) == Counter(b)
 
 
 def wild(kind: str) -> set[str]:
