@@ -85,7 +85,9 @@ def draw_one(s: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
 
 def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.ndarray) -> None:
     """Each listed player draws ``n`` cards (fewer if every other card is in a hand)."""
-    n = np.broadcast_to(np.asarray(n, np.int64), games.shape)
+    n = np.asarray(n, np.int64)
+    if n.ndim == 0:
+        n = np.full(games.shape, n)
     short = s.deck_len[games] - s.deck_pos[games] < n
     if short.any():  # reshuffles on the way: one card at a time, in order
         for i in range(int(n[short].max())):

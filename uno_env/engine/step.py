@@ -88,14 +88,16 @@ def _stuck_on_action(s: State, games: np.ndarray, player: np.ndarray) -> np.ndar
 
 def _drawn_playable(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
                     kind: np.ndarray) -> np.ndarray:
-    ok = np.zeros(games.size, bool)
-    got = where(kind >= 0)
-    if got.size:
-        g = games[got]
-        legal = playable(rules, s.hands[g, player[got]], s.top[g], s.color[g].astype(np.int64))
-        ok[got] = legal[np.arange(got.size), kind[got]]
-        if rules.finish_on_action != "allowed":
-            ok[got] &= IS_NUMBER[kind[got]] | (s.hand_size[g, player[got]] != 1)
+    """Whether each drawn card (-1: none) may be played at once."""
+    ok = (kind >= 0) & MATCH[s.color[games], s.top[games], np.maximum(kind, 0)]
+    if not rules.wd4_bluff and rules.wd4_restriction != "none":
+        check = where(ok & (kind == WD4))
+        if check.size:
+            g, p = games[check], player[check]
+            legal = playable(rules, s.hands[g, p], s.top[g], s.color[g].astype(np.int64))
+            ok[check] = legal[:, WD4]
+    if rules.finish_on_action != "allowed":
+        ok &= IS_NUMBER[np.maximum(kind, 0)] | (s.hand_size[games, player] != 1)
     return ok
 
 
