@@ -34,7 +34,15 @@ from ..cards import (
 )
 from ..rules import Rules
 from .deal import draw_cards, draw_one, write_shuffled
-from .legal import MATCH, dobon_eligible, finish_allowed, response_kinds, tables, wd4_permitted
+from .legal import (
+    MATCH,
+    can_stack,
+    dobon_eligible,
+    finish_allowed,
+    response_kinds,
+    tables,
+    wd4_permitted,
+)
 from .rng import shuffle_order
 from .state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN, State, where
 
@@ -309,7 +317,7 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
     s.phase[games] = RESPOND
     s.pending[games] = total
     can = s.attacker[games] >= 0
-    if _can_stack(rules):
+    if can_stack(rules):
         hands = s.hands[games, victim]
         answers = response_kinds(rules, hands, s.top[games].astype(np.int64),
                                  s.color[games].astype(np.int64), s.chain_first[games],
@@ -318,13 +326,6 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
     if not can.all():
         i = where(~can)
         take_penalty(rules, s, games[i], victim[i])
-
-
-def _can_stack(rules: Rules) -> bool:
-    return bool(rules.stack_draw2_on_draw2 or rules.stack_draw4_on_draw2
-                or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != "never"
-                or rules.stack_reverse or rules.stack_skip != "none"
-                or rules.stack_wild_cancels or rules.stack_by_value)
 
 
 def take_penalty(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray) -> None:

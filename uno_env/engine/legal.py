@@ -186,6 +186,14 @@ def response_kinds(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.n
     return ok & (hands > 0)
 
 
+def can_stack(rules: Rules) -> bool:
+    """Whether any option lets a player answer a draw penalty with a card."""
+    return bool(rules.stack_draw2_on_draw2 or rules.stack_draw4_on_draw2
+                or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != "never"
+                or rules.stack_reverse or rules.stack_skip != "none"
+                or rules.stack_wild_cancels or rules.stack_by_value)
+
+
 def dobon_eligible(hands: np.ndarray, sizes: np.ndarray, top: np.ndarray) -> np.ndarray:
     """``bool[n, P]``: seats whose hand may declare Dobon on ``top``."""
     totals = hands.astype(np.int32) @ POINTS_HOUSE.astype(np.int32)
@@ -194,17 +202,17 @@ def dobon_eligible(hands: np.ndarray, sizes: np.ndarray, top: np.ndarray) -> np.
 
 
 def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
-                    follow: np.ndarray | None) -> np.ndarray:
+                    follow: np.ndarray | None, any_play: np.ndarray) -> np.ndarray:
     """Whether a play this turn could leave exactly one card (the UNO call is then legal).
 
-    ``kinds``: the legal plays; ``follow``: per game, the kind just laid in a
-    multi-card play (-1 where the play has not started).
+    ``kinds``: the legal plays (``any_play``: any of them); ``follow``: per game, the
+    kind just laid in a multi-card play (-1 where the play has not started).
     """
-    reach = (sizes == 2) & kinds.any(axis=1)
+    reach = (sizes == 2) & any_play
     if rules.multi_play == "none":
         return reach
     t = tables(rules)
-    cand = where((sizes > 2) & kinds.any(axis=1))
+    cand = where((sizes > 2) & any_play)
     if not cand.size:
         return reach
     counts = hands[cand].astype(np.float32) @ t.group_onehot      # cards per group
@@ -267,8 +275,8 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
             follow = np.where(phase == MULTI, top, -1)
     kinds = finish_allowed(rules, kinds, sizes)
     mask[:, :NUM_COLORED_KINDS] = kinds[:, :NUM_COLORED_KINDS]
-    wild_plays = mask[:, NUM_COLORED_KINDS:NUM_PLAY_ACTIONS].reshape(g, -1, NUM_COLORS)
-    wild_plays[...] = kinds[:, NUM_COLORED_KINDS:, None]
+    mask[:, NUM_COLORED_KINDS:NUM_PLAY_ACTIONS] = np.repeat(kinds[:, NUM_COLORED_KINDS:],
+                                                            NUM_COLORS, axis=1)
     any_play = kinds.any(axis=1)
 
     turn = phase == TURN
@@ -282,7 +290,8 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
     if special.size:
         _targets_and_dobon(rules, s, mask, special, phase[special])
     if rules.uno_penalty > 0:
-        mask[:, UNO] = ~s.uno_called & could_reach_one(rules, hands, sizes, kinds, follow)
+        mask[:, UNO] = ~s.uno_called & could_reach_one(rules, hands, sizes, kinds, follow,
+                                                       any_play)
         off = s.uno_offender
         catchable = off >= 0
         if catchable.any():
@@ -299,6 +308,8 @@ def _forced(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.
 
 
 def _responses(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    if not can_stack(rules):
+        return np.zeros(hands.shape, bool)
     return response_kinds(rules, hands, s.top[games].astype(np.int64),
                           s.color[games].astype(np.int64), s.chain_first[games],
                           s.chain_last[games])
