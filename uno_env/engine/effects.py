@@ -293,7 +293,7 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         _went_out(rules, s, games[i], player[i], offset[i], total[i])
         keep = ~out
         games, player, top, offset, total = (a[keep] for a in (games, player, top, offset, total))
-    target = seat_after(s, games, player, offset)
+    target = next_seat(s, games, player, offset, total)
     roulette = top == ROULETTE
     if roulette.any():
         i = where(roulette)
@@ -308,6 +308,17 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     if plain.size:
         reset_chain(s, games[plain])
         start_turn(s, games[plain], target[plain])
+
+
+def next_seat(s: State, games: np.ndarray, player: np.ndarray, offset: np.ndarray,
+              total: np.ndarray) -> np.ndarray:
+    """The seat ``offset`` turns on; a penalty never comes back to the player who laid it
+    (with two players a Skip answer would): it goes to the next player instead."""
+    seat = seat_after(s, games, player, offset)
+    back = (total > 0) & (seat == player)
+    if back.any():
+        seat[back] = seat_after(s, games[back], player[back])
+    return seat
 
 
 def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
@@ -338,7 +349,7 @@ def take_penalty(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray) 
 def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
               offset: np.ndarray, total: np.ndarray) -> None:
     """``player`` has no cards left: the target of the last card still draws its penalty."""
-    target = seat_after(s, games, player, offset)
+    target = next_seat(s, games, player, offset, total)
     hit = where(total > 0)
     if hit.size:
         draw_cards(s, games[hit], target[hit], total[hit])
