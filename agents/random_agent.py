@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Agent, check_batch, masked_argmax
+from uno_env.simulate import random_legal_actions
+
+from .base import Agent, check_batch
 
 
 class RandomAgent(Agent):
     """Picks each row's action uniformly among its legal actions.
 
-    Vectorised: the argmax of independent uniform keys over the legal entries is
-    a uniform choice among them.
+    Vectorised: one random number per row picks among that row's legal entries.
     """
 
     name = "random"
@@ -20,4 +21,4 @@ class RandomAgent(Agent):
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
         check_batch(observations, masks)
-        return masked_argmax(rng.random(masks.shape), masks)
+        return random_legal_actions(masks, rng)

@@ -23,14 +23,19 @@ from .rules import Rules
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of ``mask`` (``bool[G, A]``) as ``int64[G]``.
 
-    Picks a rank ``r`` uniform in ``[0, legal count)`` per row and returns the
-    position of the ``r``-th legal action via a cumulative sum: one random number
-    per row instead of one per action. Rows with no legal action (finished
-    games) get action 0, which the engine ignores for finished games.
+    Lists the legal entries once (``flatnonzero``, row by row), then picks, per row,
+    a uniform position among that row's entries: one random number per row, and
+    work proportional to the legal actions rather than to the whole mask. Rows with
+    no legal action (finished games) get action 0, which the engine ignores.
     """
-    cs = np.cumsum(mask, axis=1, dtype=np.int16)
-    rank = (rng.random(mask.shape[0]) * cs[:, -1]).astype(np.int16) + 1
-    return (cs < rank[:, None]).argmin(axis=1).astype(np.int64)
+    g, a = mask.shape
+    flat = np.flatnonzero(mask)
+    counts = np.bincount(flat // a, minlength=g)
+    starts = np.cumsum(counts) - counts
+    pick = starts + (rng.random(g) * counts).astype(np.int64)
+    if not flat.size:
+        return np.zeros(g, np.int64)
+    return np.where(counts > 0, flat[np.minimum(pick, flat.size - 1)] % a, 0)
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
