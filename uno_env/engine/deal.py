@@ -7,7 +7,7 @@ import numpy as np
 from ..cards import DECKS, IS_NUMBER, KIND_ID, NUM_KINDS
 from ..rules import Rules
 from .rng import random_below, shuffle_order
-from .state import State
+from .state import State, where
 
 HAND_SIZE = 7
 WD4 = KIND_ID["WD4"]
@@ -106,6 +106,36 @@ def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.nda
     np.add.at(s.hands, (rows, seats, kinds), 1)
     s.deck_pos[games] += n.astype(np.int32)
     s.hand_size[games, players] += n.astype(np.int16)
+
+
+def draw_until(s: State, games: np.ndarray, players: np.ndarray, wanted: np.ndarray
+               ) -> np.ndarray:
+    """Each listed player draws until a card whose kind is ``wanted[n, K]`` shows (keeping
+    every card drawn); returns that kind, or -1 when every other card is in a hand.
+
+    The pile is searched ahead for the first wanted card, so all the draws of a game
+    happen at once; only a search that runs off the pile falls back to single draws
+    (with their reshuffles).
+    """
+    n = games.size
+    found = np.full(n, -1, np.int64)
+    width = s.deck.shape[1]
+    cols = np.arange(width)
+    pos = s.deck_pos[games].astype(np.int64)
+    rows = s.deck[games]
+    live = (cols[None, :] >= pos[:, None]) & (cols[None, :] < s.deck_len[games, None])
+    hit = np.take_along_axis(wanted, rows.astype(np.int64), axis=1) & live
+    ahead = hit.any(axis=1)
+    first = hit.argmax(axis=1)
+    draw_cards(s, games, players, np.where(ahead, first + 1, s.deck_len[games]) - pos)
+    found[ahead] = rows[ahead, first[ahead]]
+    looking = where(~ahead)
+    while looking.size:
+        kind = draw_one(s, games[looking], players[looking])
+        got = (kind >= 0) & wanted[looking, np.maximum(kind, 0)]
+        found[looking[got]] = kind[got]
+        looking = looking[~got & (kind >= 0)]
+    return found
 
 
 def choose_dealer(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:

@@ -33,8 +33,9 @@ from ..cards import (
     SYM_WRD4,
 )
 from ..rules import Rules
-from .deal import draw_cards, draw_one, write_shuffled
+from .deal import draw_cards, draw_until, write_shuffled
 from .legal import (
+    COLOR_OF,
     MATCH,
     can_stack,
     dobon_eligible,
@@ -435,11 +436,7 @@ def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
 def roulette_draw(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
                   color: np.ndarray) -> None:
     """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
-    looking = np.arange(games.size)
-    while looking.size:
-        kind = draw_one(s, games[looking], player[looking])
-        hit = (kind >= 0) & (KIND_COLOR[np.maximum(kind, 0)] == color[looking])
-        looking = looking[~hit & (kind >= 0)]
+    draw_until(s, games, player, COLOR_OF[color.astype(np.int64)])
     s.roulette[games] = False
     end_turn(rules, s, games, player)
 

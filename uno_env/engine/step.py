@@ -22,7 +22,7 @@ from ..actions import (
 )
 from ..cards import IS_NUMBER, KIND_ID
 from ..rules import Rules
-from .deal import draw_cards, draw_one
+from .deal import draw_cards, draw_one, draw_until
 from .effects import (
     advance,
     dobon,
@@ -53,9 +53,16 @@ def draw_voluntary(rules: Rules, s: State, games: np.ndarray, player: np.ndarray
             draw_cards(s, games[i], player[i], 1 if rules.finish_on_action.endswith("1") else 2)
             end_turn(rules, s, games[i], player[i])
             games, player = games[~stuck], player[~stuck]
-    kind = draw_one(s, games, player)
-    found = _drawn_playable(rules, s, games, player, kind)
-    if rules.draw_rule.startswith("until_playable"):
+    exact = rules.wd4_bluff or rules.wd4_restriction == "none"
+    if rules.draw_rule.startswith("until_playable") and exact:
+        wanted = MATCH[s.color[games].astype(np.int64), s.top[games]]
+        kind = draw_until(s, games, player, wanted)
+        found = kind >= 0
+    else:
+        kind = draw_one(s, games, player)
+        found = _drawn_playable(rules, s, games, player, kind)
+    if rules.draw_rule.startswith("until_playable") and not exact:
+        # whether a drawn Wild Draw Four may be played depends on the hand: card by card
         looking = where(~found & (kind >= 0))
         while looking.size:
             k = draw_one(s, games[looking], player[looking])
