@@ -65,16 +65,19 @@ def seat_after(s: State, games: np.ndarray, player: np.ndarray,
     players who have left the round."""
     p = s.num_players
     d = s.direction[games]
-    if not (s.num_out[games] + s.num_eliminated[games]).any():
-        return (player + d * steps) % p
-    steps = np.broadcast_to(np.asarray(steps, np.int64), games.shape)
-    seat = np.array(player, np.int64, copy=True)
+    seat = (player + d * steps) % p
+    gone = where((s.num_out[games] + s.num_eliminated[games]) > 0)
+    if not gone.size:
+        return seat
+    steps = np.broadcast_to(np.asarray(steps, np.int64), games.shape)[gone]
+    g, d, at = games[gone], d[gone], np.array(player, np.int64)[gone]
     offsets = np.arange(1, p + 1)
     for i in range(int(steps.max(initial=0))):
         sel = where(steps > i)
-        cand = (seat[sel, None] + d[sel, None] * offsets[None, :]) % p
-        ok = s.active[games[sel, None], cand]
-        seat[sel] = cand[np.arange(sel.size), ok.argmax(axis=1)]
+        cand = (at[sel, None] + d[sel, None] * offsets[None, :]) % p
+        ok = s.active[g[sel, None], cand]
+        at[sel] = cand[np.arange(sel.size), ok.argmax(axis=1)]
+    seat[gone] = np.where(steps > 0, at, seat[gone])
     return seat
 
 
