@@ -10,6 +10,8 @@ from .rng import random_below, shuffle_order
 from .state import State, where
 
 HAND_SIZE = 7
+#: Cards looked at first when drawing until a wanted card shows.
+SEARCH_WINDOW = 16
 WD4 = KIND_ID["WD4"]
 
 
@@ -119,17 +121,21 @@ def draw_until(s: State, games: np.ndarray, players: np.ndarray, wanted: np.ndar
     """
     n = games.size
     found = np.full(n, -1, np.int64)
-    width = s.deck.shape[1]
-    cols = np.arange(width)
     pos = s.deck_pos[games].astype(np.int64)
-    rows = s.deck[games]
-    live = (cols[None, :] >= pos[:, None]) & (cols[None, :] < s.deck_len[games, None])
-    hit = np.take_along_axis(wanted, rows.astype(np.int64), axis=1) & live
-    ahead = hit.any(axis=1)
-    first = hit.argmax(axis=1)
-    draw_cards(s, games, players, np.where(ahead, first + 1, s.deck_len[games]) - pos)
-    found[ahead] = rows[ahead, first[ahead]]
-    looking = where(~ahead)
+    left = s.deck_len[games] - pos
+    # Most searches end within a few cards: look at a short window first.
+    for width in (SEARCH_WINDOW, s.deck.shape[1]):
+        cols = np.arange(width)
+        at = np.minimum(pos[:, None] + cols[None, :], s.deck.shape[1] - 1)
+        rows = s.deck[games[:, None], at].astype(np.int64)
+        hit = np.take_along_axis(wanted, rows, axis=1) & (cols[None, :] < left[:, None])
+        ahead = hit.any(axis=1) | (left <= width)
+        if ahead.all() or width == s.deck.shape[1]:
+            break
+    first = np.where(hit.any(axis=1), hit.argmax(axis=1), left)
+    found = np.where(hit.any(axis=1), rows[np.arange(n), np.minimum(first, width - 1)], -1)
+    draw_cards(s, games, players, np.minimum(first + 1, left))
+    looking = where(found < 0)
     while looking.size:
         kind = draw_one(s, games[looking], players[looking])
         got = (kind >= 0) & wanted[looking, np.maximum(kind, 0)]
