@@ -119,21 +119,14 @@ def draw_until(s: State, games: np.ndarray, players: np.ndarray, wanted: np.ndar
     happen at once; only a search that runs off the pile falls back to single draws
     (with their reshuffles).
     """
-    n = games.size
-    found = np.full(n, -1, np.int64)
     pos = s.deck_pos[games].astype(np.int64)
-    left = s.deck_len[games] - pos
-    # Most searches end within a few cards: look at a short window first.
-    for width in (SEARCH_WINDOW, s.deck.shape[1]):
-        cols = np.arange(width)
-        at = np.minimum(pos[:, None] + cols[None, :], s.deck.shape[1] - 1)
-        rows = s.deck[games[:, None], at].astype(np.int64)
-        hit = np.take_along_axis(wanted, rows, axis=1) & (cols[None, :] < left[:, None])
-        ahead = hit.any(axis=1) | (left <= width)
-        if ahead.all() or width == s.deck.shape[1]:
-            break
-    first = np.where(hit.any(axis=1), hit.argmax(axis=1), left)
-    found = np.where(hit.any(axis=1), rows[np.arange(n), np.minimum(first, width - 1)], -1)
+    left = (s.deck_len[games] - pos).astype(np.int64)
+    # Most searches end within a few cards: look at a short window, then at the rest.
+    first, found = _search(s, games, pos, left, wanted, SEARCH_WINDOW)
+    far = where((found < 0) & (left > SEARCH_WINDOW))
+    if far.size:
+        first[far], found[far] = _search(s, games[far], pos[far], left[far], wanted[far],
+                                         s.deck.shape[1])
     draw_cards(s, games, players, np.minimum(first + 1, left))
     looking = where(found < 0)
     while looking.size:
@@ -142,6 +135,20 @@ def draw_until(s: State, games: np.ndarray, players: np.ndarray, wanted: np.ndar
         found[looking[got]] = kind[got]
         looking = looking[~got & (kind >= 0)]
     return found
+
+
+def _search(s: State, games: np.ndarray, pos: np.ndarray, left: np.ndarray, wanted: np.ndarray,
+            width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Offset and kind of the first wanted card in the next ``width`` cards of each pile
+    (offset ``left`` and kind -1 where there is none)."""
+    cols = np.arange(width)
+    at = np.minimum(pos[:, None] + cols[None, :], s.deck.shape[1] - 1)
+    rows = s.deck[games[:, None], at].astype(np.int64)
+    hit = np.take_along_axis(wanted, rows, axis=1) & (cols[None, :] < left[:, None])
+    some = hit.any(axis=1)
+    first = hit.argmax(axis=1)
+    kind = np.where(some, rows[np.arange(games.size), first], -1)
+    return np.where(some, first, left), kind
 
 
 def choose_dealer(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
