@@ -31,9 +31,8 @@ from uno_env.actions import (
 )
 from uno_env.cards import COLOR_NAMES, COLORS, KIND_NAMES, NUM_COLORED_KINDS, NUM_KINDS
 from uno_env.engine import observe as observe_module
-from uno_env.engine.observe import OBS_SIZE, RULES_SIZE, VIEW_SLICES, VIEWS
+from uno_env.engine.observe import OBS_SIZE, RULES_SIZE, VIEW_SLICES, VIEWS, observation_bounds
 from uno_env.engine.state import PHASE_NAMES
-from uno_env.pettingzoo_env import observation_bounds
 from uno_env.rules import CHOICES, MAX_PLAYERS, Rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -101,7 +100,7 @@ def _rules_elements() -> list[tuple[str, str]]:
 
 def observation_md() -> str:
     """The text of docs/observation.md."""
-    low, high = observation_bounds(Rules())
+    low, high = observation_bounds()
     lines = [
         "# Observation",
         "",

@@ -16,36 +16,12 @@ import gymnasium as gym
 import numpy as np
 
 from .actions import NUM_ACTIONS
-from .cards import MAX_DECK_SIZE
 from .engine import Engine
-from .engine.observe import OBS_SIZE, VIEW_SLICES
+from .engine.observe import OBS_SIZE, observation_bounds
 from .rules import Rules
 
 SeatSpec = int | str
 OpponentSpec = Any  # None, an agent name, an agent, or a list of those (one per offset)
-
-
-#: Generous finite limit of the views that are not card counts (scores, stacked
-#: penalties, scaled rule options); a finite Box keeps the ecosystem checkers quiet.
-_WIDE = 1.0e4
-
-
-def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """``(low, high)`` of every observation entry, view by view.
-
-    Card counts, one-hots, hand sizes and the draw pile lie in
-    ``[0, MAX_DECK_SIZE]``; ``direction`` in ``[-1, 1]``; match scores (negative
-    under zero-sum scoring), the pending penalty and the rule options in a wide
-    finite range.
-    """
-    low = np.zeros(OBS_SIZE, np.float32)
-    high = np.full(OBS_SIZE, float(MAX_DECK_SIZE), np.float32)
-    low[VIEW_SLICES["direction"]] = -1.0
-    high[VIEW_SLICES["direction"]] = 1.0
-    for name in ("pending_draw", "rules", "scores"):
-        high[VIEW_SLICES[name]] = _WIDE
-    low[VIEW_SLICES["scores"]] = -_WIDE
-    return low, high
 
 
 def observation_space() -> gym.spaces.Box:

@@ -33,51 +33,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .actions import NUM_ACTIONS
-from .cards import DECKS, MAX_DECK_SIZE
 from .engine import Engine
-from .engine.observe import OBS_SIZE, VIEW_SLICES, rules_vector
+from .engine.observe import OBS_SIZE, observation_bounds
 from .render import render_ansi, render_rgb
 from .rules import Rules
 
 #: Id of the environment in PettingZoo's registry; ``uno_env/uno_v0`` finds it too.
 REGISTRY_ID = "uno_env/uno-v0"
-
-#: The largest number of copies of one kind in any deck (bounds the per-kind counts).
-_MAX_KIND_COUNT = max(int(d.max()) for d in DECKS.values())
-#: Bound of the ``scores`` view (scores / 100): far above any reachable match score.
-_SCORE_BOUND = 1.0e4
-#: Upper bound of each observation view that is not a 0/1 indicator.
-_VIEW_HIGH: dict[str, float] = {
-    "hand": _MAX_KIND_COUNT,
-    "discards": _MAX_KIND_COUNT,
-    "partner_hand": _MAX_KIND_COUNT,
-    "pending_draw": 2 * MAX_DECK_SIZE,
-    "hand_sizes": MAX_DECK_SIZE,
-    "own_hand_size": MAX_DECK_SIZE,
-    "draw_pile": MAX_DECK_SIZE,
-    "scores": _SCORE_BOUND,
-}
-_VIEW_LOW: dict[str, float] = {"direction": -1.0, "scores": -_SCORE_BOUND}
-
-
-def observation_bounds(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``(low, high)`` float32 bounds of the observation vector under ``rules``.
-
-    Indicator views lie in [0, 1]; counts are bounded by the largest deck. The
-    ``rules`` view is constant; its bounds are [0, 1] widened to hold the
-    vector of ``rules``, so every preset shares one observation space.
-    """
-    low = np.zeros(OBS_SIZE, np.float32)
-    high = np.ones(OBS_SIZE, np.float32)
-    for name, view in VIEW_SLICES.items():
-        low[view] = _VIEW_LOW.get(name, 0.0)
-        high[view] = _VIEW_HIGH.get(name, 1.0)
-    vec = rules_vector(rules)
-    view = VIEW_SLICES["rules"]
-    low[view] = np.minimum(low[view], vec)
-    high[view] = np.maximum(high[view], vec)
-    return low, high
-
 
 def env(preset: str = "official", num_players: int = 4, render_mode: str | None = None,
         *, illegal_reward: float = -1.0, **rule_overrides: Any) -> AECEnv:
@@ -126,7 +88,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.engine = Engine(rules, 1)
         self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = observation_bounds(rules)
+        low, high = observation_bounds()
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),

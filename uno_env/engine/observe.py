@@ -11,7 +11,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from ..cards import NUM_COLORS, NUM_KINDS
+from ..cards import DECKS, MAX_DECK_SIZE, NUM_COLORS, NUM_KINDS
 from ..rules import CHOICES, MAX_PLAYERS, Rules
 from .state import NUM_PHASES, State, where
 
@@ -72,6 +72,33 @@ def _slices() -> dict[str, slice]:
 
 VIEW_SLICES: dict[str, slice] = _slices()
 OBS_SIZE = sum(size for _, size, _ in VIEWS)
+
+
+#: The largest number of copies of one kind in any deck (bounds the per-kind counts).
+_MAX_KIND_COUNT = max(int(d.max()) for d in DECKS.values())
+#: A generous finite bound for match scores (/ 100) and the scaled rule options.
+_WIDE = 1.0e4
+#: Upper bound of each view that is not a 0/1 indicator.
+_VIEW_HIGH: dict[str, float] = {
+    "hand": _MAX_KIND_COUNT, "discards": _MAX_KIND_COUNT, "partner_hand": _MAX_KIND_COUNT,
+    "pending_draw": 2 * MAX_DECK_SIZE, "hand_sizes": MAX_DECK_SIZE,
+    "own_hand_size": MAX_DECK_SIZE, "draw_pile": MAX_DECK_SIZE, "scores": _WIDE,
+    "rules": _WIDE,
+}
+_VIEW_LOW: dict[str, float] = {"direction": -1.0, "scores": -_WIDE}
+
+
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` float32 bounds of every observation entry, the same for every rule
+    set: indicators in [0, 1], card counts up to the largest deck, direction in
+    [-1, 1], scores and rule options in a wide finite range (finite bounds keep the
+    ecosystem's checkers quiet)."""
+    low = np.zeros(OBS_SIZE, np.float32)
+    high = np.ones(OBS_SIZE, np.float32)
+    for name, view in VIEW_SLICES.items():
+        low[view] = _VIEW_LOW.get(name, 0.0)
+        high[view] = _VIEW_HIGH.get(name, 1.0)
+    return low, high
 
 
 class Observer:
