@@ -55,6 +55,8 @@ ROULETTE = KIND_ID["WCR"]
 IS_REVERSE_EFFECT = (KIND_SYMBOL == SYM_REVERSE) | (KIND_SYMBOL == SYM_WRD4)
 IS_PLAIN_REVERSE = KIND_SYMBOL == SYM_REVERSE
 IS_SKIP = KIND_SYMBOL == SYM_SKIP
+DISCARD_ALL_KINDS = KIND_SYMBOL == SYM_DISCARD_ALL
+SKIP_ALL_KINDS = KIND_SYMBOL == SYM_SKIP_ALL
 
 
 # --- seats ------------------------------------------------------------------------------------
@@ -120,29 +122,39 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     s.top[games] = kind
     s.top_player[games] = player
     s.color[games] = np.where(IS_WILD[kind], chosen, KIND_COLOR[kind])
-    discard_all = KIND_SYMBOL[kind] == SYM_DISCARD_ALL
-    if discard_all.any():
-        _discard_color(s, games[discard_all], player[discard_all], KIND_COLOR[kind[discard_all]])
-    reset = first if rules.multi_effects_add else np.ones(games.size, bool)
-    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-        field[games[reset]] = 0
-    s.targeted[games[first]] = False
-    s.turn_draw[games] += DRAW_VALUE[kind]
-    s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
+    deck = tables(rules).in_deck
+    if deck[DISCARD_ALL_KINDS].any():
+        discard_all = KIND_SYMBOL[kind] == SYM_DISCARD_ALL
+        if discard_all.any():
+            _discard_color(s, games[discard_all], player[discard_all],
+                           KIND_COLOR[kind[discard_all]])
     # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
     two = (active_count(s, games) == 2) & (s.pending[games] == 0)
-    s.turn_skip[games] += IS_SKIP[kind] | (IS_PLAIN_REVERSE[kind] & two)
+    skip = IS_SKIP[kind] | (IS_PLAIN_REVERSE[kind] & two)
+    if rules.multi_effects_add:  # the tally adds up over the cards of the turn
+        for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+            field[games[first]] = 0
+        s.targeted[games[first]] = False
+        s.turn_draw[games] += DRAW_VALUE[kind]
+        s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
+        s.turn_skip[games] += skip
+    else:  # only the last card laid counts
+        s.targeted[games[first]] = False
+        s.turn_draw[games] = DRAW_VALUE[kind]
+        s.turn_reverse[games] = IS_REVERSE_EFFECT[kind]
+        s.turn_skip[games] = skip
     draws = where(IS_DRAW_CARD[kind])
     if draws.size:
         g = games[draws]
         s.chain_first[g] = np.where(s.chain_first[g] < 0, kind[draws], s.chain_first[g])
         s.chain_last[g] = kind[draws]
-    more = np.zeros(games.size, bool)
-    if rules.multi_play != "none":
-        hands = s.hands[games, player]
-        more = (phase != REACT) & (s.hand_size[games, player] > 0) & (
-            tables(rules).compat[kind] & (hands > 0)).any(axis=1)
-        s.phase[games[more]] = MULTI
+    if rules.multi_play == "none":
+        finish_laying(rules, s, games, player)
+        return
+    hands = s.hands[games, player]
+    more = (phase != REACT) & (s.hand_size[games, player] > 0) & (
+        tables(rules).compat[kind] & (hands > 0)).any(axis=1)
+    s.phase[games[more]] = MULTI
     done = where(~more)
     if done.size:
         finish_laying(rules, s, games[done], player[done])
@@ -261,7 +273,8 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     """Apply the turn's tally for the cards ``player`` laid, and move to the next decision."""
     top = s.top[games].astype(np.int64)
     out = s.hand_size[games, player] == 0
-    if not first_card:
+    deck = tables(rules).in_deck
+    if not first_card and (rules.seven_zero or deck[SWAP]):
         wants = ~s.targeted[games] & ~out & (
             (top == SWAP) | (rules.seven_zero & (KIND_NUMBER[top] == 7)))
         if wants.any():
@@ -274,10 +287,11 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
                 return
     flip = games[s.turn_reverse[games] % 2 == 1]
     s.direction[flip] *= -1
-    if not first_card:
-        rotate = ~out & rules.seven_zero & (KIND_NUMBER[top] == 0)
+    if not first_card and rules.seven_zero:
+        rotate = ~out & (KIND_NUMBER[top] == 0)
         if rotate.any():
             rotate_hands(s, games[rotate])
+    if not first_card and deck[SHUFFLE]:
         shuffle = ~out & (top == SHUFFLE)
         if shuffle.any():
             shuffle_hands(s, games[shuffle], player[shuffle])
@@ -286,7 +300,8 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     responding = s.pending[games] > 0
     if rules.stack_skip == "pass_on":
         offset = np.where(responding & IS_SKIP[top], 1, offset)
-    offset = np.where(KIND_SYMBOL[top] == SYM_SKIP_ALL, 0, offset)
+    if deck[SKIP_ALL_KINDS].any():
+        offset = np.where(KIND_SYMBOL[top] == SYM_SKIP_ALL, 0, offset)
     total = s.pending[games] + s.turn_draw[games]
     if rules.stack_wild_cancels:
         total = np.where(responding & (top == WILD), 0, total)
@@ -298,7 +313,7 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         keep = ~out
         games, player, top, offset, total = (a[keep] for a in (games, player, top, offset, total))
     target = next_seat(s, games, player, offset, total)
-    roulette = top == ROULETTE
+    roulette = (top == ROULETTE) & deck[ROULETTE]
     if roulette.any():
         i = where(roulette)
         start_turn(s, games[i], target[i])

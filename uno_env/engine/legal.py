@@ -21,6 +21,7 @@ from ..actions import (
     UNO,
 )
 from ..cards import (
+    DECKS,
     DRAW_VALUE,
     IS_DRAW_CARD,
     IS_NUMBER,
@@ -77,6 +78,8 @@ class Tables:
     """Lookup tables that depend on the rules, built once per rule set."""
 
     def __init__(self, rules: Rules) -> None:
+        #: Kinds the rules' deck holds (effects of absent kinds are never checked).
+        self.in_deck = DECKS[rules.deck] > 0
         self.compat = _compat_table(rules)
         self.respond = _respond_table(rules)
         family = np.select([IS_D2, IS_D4, DRAW_VALUE == 6, DRAW_VALUE == 10], [0, 1, 2, 3], -1)
