@@ -204,7 +204,7 @@ class Engine:
         games = np.arange(self.num_games) if idx is None else idx
         if a.shape != games.shape:
             raise ValueError(f"actions must have shape {games.shape}, got {a.shape}")
-        if a.size and not np.issubdtype(a.dtype, np.integer):
+        if a.size and a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
         a = a.astype(np.int64)
         running = ~self.state.done[games]

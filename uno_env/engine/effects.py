@@ -55,8 +55,6 @@ ROULETTE = KIND_ID["WCR"]
 IS_REVERSE_EFFECT = (KIND_SYMBOL == SYM_REVERSE) | (KIND_SYMBOL == SYM_WRD4)
 IS_PLAIN_REVERSE = KIND_SYMBOL == SYM_REVERSE
 IS_SKIP = KIND_SYMBOL == SYM_SKIP
-DISCARD_ALL_KINDS = KIND_SYMBOL == SYM_DISCARD_ALL
-SKIP_ALL_KINDS = KIND_SYMBOL == SYM_SKIP_ALL
 
 
 # --- seats ------------------------------------------------------------------------------------
@@ -122,15 +120,16 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     s.top[games] = kind
     s.top_player[games] = player
     s.color[games] = np.where(IS_WILD[kind], chosen, KIND_COLOR[kind])
-    deck = tables(rules).in_deck
-    if deck[DISCARD_ALL_KINDS].any():
+    if tables(rules).has_discard_all:
         discard_all = KIND_SYMBOL[kind] == SYM_DISCARD_ALL
         if discard_all.any():
             _discard_color(s, games[discard_all], player[discard_all],
                            KIND_COLOR[kind[discard_all]])
     # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
-    two = (active_count(s, games) == 2) & (s.pending[games] == 0)
-    skip = IS_SKIP[kind] | (IS_PLAIN_REVERSE[kind] & two)
+    skip = IS_SKIP[kind]
+    reverse = IS_PLAIN_REVERSE[kind]
+    if reverse.any():
+        skip = skip | (reverse & (active_count(s, games) == 2) & (s.pending[games] == 0))
     if rules.multi_effects_add:  # the tally adds up over the cards of the turn
         for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
             field[games[first]] = 0
@@ -300,7 +299,7 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     responding = s.pending[games] > 0
     if rules.stack_skip == "pass_on":
         offset = np.where(responding & IS_SKIP[top], 1, offset)
-    if deck[SKIP_ALL_KINDS].any():
+    if tables(rules).has_skip_all:
         offset = np.where(KIND_SYMBOL[top] == SYM_SKIP_ALL, 0, offset)
     total = s.pending[games] + s.turn_draw[games]
     if rules.stack_wild_cancels:

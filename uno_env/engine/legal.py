@@ -3,8 +3,6 @@ action mask of every decision phase."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..actions import (
@@ -34,9 +32,11 @@ from ..cards import (
     NUM_COLORS,
     NUM_KINDS,
     POINTS_HOUSE,
+    SYM_DISCARD_ALL,
     SYM_DRAW2,
     SYM_REVERSE,
     SYM_SKIP,
+    SYM_SKIP_ALL,
 )
 from ..rules import Rules
 from .state import (
@@ -78,8 +78,11 @@ class Tables:
     """Lookup tables that depend on the rules, built once per rule set."""
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         #: Kinds the rules' deck holds (effects of absent kinds are never checked).
         self.in_deck = DECKS[rules.deck] > 0
+        self.has_discard_all = bool(self.in_deck[KIND_SYMBOL == SYM_DISCARD_ALL].any())
+        self.has_skip_all = bool(self.in_deck[KIND_SYMBOL == SYM_SKIP_ALL].any())
         self.compat = _compat_table(rules)
         self.respond = _respond_table(rules)
         family = np.select([IS_D2, IS_D4, DRAW_VALUE == 6, DRAW_VALUE == 10], [0, 1, 2, 3], -1)
@@ -135,9 +138,18 @@ def _respond_table(rules: Rules) -> np.ndarray:
     return ok
 
 
-@lru_cache(maxsize=64)
+_TABLES: dict[int, Tables] = {}
+
+
 def tables(rules: Rules) -> Tables:
-    return Tables(rules)
+    """The tables of ``rules``, built once per rule object (looked up by identity: hashing
+    every option at each call would cost more than the lookup saves)."""
+    found = _TABLES.get(id(rules))
+    if found is None or found.rules is not rules:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        found = _TABLES[id(rules)] = Tables(rules)
+    return found
 
 
 def holds_color(hands: np.ndarray, color: np.ndarray) -> np.ndarray:
