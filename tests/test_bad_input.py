@@ -186,3 +186,10 @@ def test_mask_is_read_only(batch):
     mask = batch.legal_action_mask()
     with pytest.raises(ValueError):
         mask[0, action_id("draw")] = not mask[0, action_id("draw")]
+
+
+@pytest.mark.parametrize("players", [[0, 1], 1.5, [[0, 1, 2]], 7, -1])
+def test_observe_rejects_bad_players_naming_them(players):
+    eng = Engine(Rules(num_players=4), 3, seed=0)
+    with pytest.raises(ValueError, match="players must be"):
+        eng.observe(players)

@@ -285,7 +285,11 @@ class Engine:
         if players is None:
             p = state.current
         else:
-            p = np.broadcast_to(np.asarray(players, dtype=np.int64), (n,))
+            p = np.asarray(players)
+            if p.ndim > 1 or (p.ndim == 1 and p.shape != (n,)) or p.dtype.kind not in "iu":
+                raise ValueError(f"players must be one seat or {n} seats (integers), "
+                                 f"got {players!r}")
+            p = np.broadcast_to(p.astype(np.int64), (n,))
             if ((p < 0) | (p >= self.num_players)).any():
                 raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
         return self._observer.observe(state, p)
