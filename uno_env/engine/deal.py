@@ -68,6 +68,14 @@ def reshuffle(s: State, games: np.ndarray) -> None:
     s.deck_pos[games] = 0
 
 
+def add_to_hands(s: State, games: np.ndarray, seats: np.ndarray, kinds: np.ndarray) -> None:
+    """Add one card of ``kinds[i]`` to seat ``seats[i]`` of game ``games[i]`` (repeats add up;
+    counting the cells first is several times faster than ``np.add.at``)."""
+    cells = (games * s.num_players + seats) * s.hands.shape[2] + kinds
+    cells, counts = np.unique(cells, return_counts=True)
+    s.hands.reshape(-1)[cells] += counts.astype(s.hands.dtype)
+
+
 def draw_one(s: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
     """Each listed player draws one card; returns the kinds drawn (-1: nothing left)."""
     empty = s.deck_pos[games] >= s.deck_len[games]
@@ -105,7 +113,7 @@ def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.nda
     kinds = s.deck[games[:, None], pos][take]
     rows = np.broadcast_to(games[:, None], take.shape)[take]
     seats = np.broadcast_to(players[:, None], take.shape)[take]
-    np.add.at(s.hands, (rows, seats, kinds), 1)
+    add_to_hands(s, rows, seats, kinds)
     s.deck_pos[games] += n.astype(np.int32)
     s.hand_size[games, players] += n.astype(np.int16)
 

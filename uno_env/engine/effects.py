@@ -33,7 +33,7 @@ from ..cards import (
     SYM_WRD4,
 )
 from ..rules import Rules
-from .deal import draw_cards, draw_until, write_shuffled
+from .deal import add_to_hands, draw_cards, draw_until, write_shuffled
 from .legal import (
     COLOR_OF,
     MATCH,
@@ -446,7 +446,7 @@ def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
     s.direction[games] = saved
     to = seats[row, col % live[row]]
     s.hands[games] = 0
-    np.add.at(s.hands, (games[row], to, dealt[row, col]), 1)
+    add_to_hands(s, games[row], to, dealt[row, col])
     s.hand_size[games] = s.hands[games].sum(axis=2)
 
 
