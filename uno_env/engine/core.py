@@ -382,23 +382,21 @@ class Engine:
                 raise ValueError("color must be None when top=None: a wild turned up is "
                                  "chosen by the player left of the dealer")
             open_round(rules, s, g)
-            eng._invalidate()
-            eng._auto_forced(np.zeros((1, p), np.float32))
-            return eng
-        s.discard[0, top_kind] += 1
-        s.top[0] = top_kind
-        if IS_WILD[top_kind]:
-            if color is None:
-                raise ValueError(f"top card {top} is wild: give its color")
-            s.color[0] = parse_color(color)
         else:
-            if color is not None and parse_color(color) != KIND_COLOR[top_kind]:
-                raise ValueError(f"color {color!r} does not match top card {top}")
-            s.color[0] = KIND_COLOR[top_kind]
-        s.current[0] = current
-        s.phase[0] = TURN
-        s.drawn[0] = -1
-        s.uno_called[0] = False
+            s.discard[0, top_kind] += 1
+            s.top[0] = top_kind
+            if IS_WILD[top_kind]:
+                if color is None:
+                    raise ValueError(f"top card {top} is wild: give its color")
+                s.color[0] = parse_color(color)
+            else:
+                if color is not None and parse_color(color) != KIND_COLOR[top_kind]:
+                    raise ValueError(f"color {color!r} does not match top card {top}")
+                s.color[0] = KIND_COLOR[top_kind]
+            s.current[0] = current
+            s.phase[0] = TURN
+            s.drawn[0] = -1
+            s.uno_called[0] = False
         eng._invalidate()
         eng._auto_forced(np.zeros((1, p), np.float32))
         return eng

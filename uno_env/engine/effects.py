@@ -37,7 +37,6 @@ from .deal import add_to_hands, draw_cards, draw_until, write_shuffled
 from .legal import (
     COLOR_OF,
     MATCH,
-    can_stack,
     dobon_eligible,
     finish_allowed,
     response_kinds,
@@ -125,28 +124,7 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
         if discard_all.any():
             _discard_color(s, games[discard_all], player[discard_all],
                            KIND_COLOR[kind[discard_all]])
-    # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
-    skip = IS_SKIP[kind]
-    reverse = IS_PLAIN_REVERSE[kind]
-    if reverse.any():
-        skip = skip | (reverse & (active_count(s, games) == 2) & (s.pending[games] == 0))
-    if rules.multi_effects_add:  # the tally adds up over the cards of the turn
-        for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-            field[games[first]] = 0
-        s.targeted[games[first]] = False
-        s.turn_draw[games] += DRAW_VALUE[kind]
-        s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
-        s.turn_skip[games] += skip
-    else:  # only the last card laid counts
-        s.targeted[games[first]] = False
-        s.turn_draw[games] = DRAW_VALUE[kind]
-        s.turn_reverse[games] = IS_REVERSE_EFFECT[kind]
-        s.turn_skip[games] = skip
-    draws = where(IS_DRAW_CARD[kind])
-    if draws.size:
-        g = games[draws]
-        s.chain_first[g] = np.where(s.chain_first[g] < 0, kind[draws], s.chain_first[g])
-        s.chain_last[g] = kind[draws]
+    tally(rules, s, games, kind, first)
     if rules.multi_play == "none":
         finish_laying(rules, s, games, player)
         return
@@ -157,6 +135,33 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     done = where(~more)
     if done.size:
         finish_laying(rules, s, games[done], player[done])
+
+
+def tally(rules: Rules, s: State, games: np.ndarray, kind: np.ndarray,
+          first: np.ndarray) -> None:
+    """Add the effect of ``kind`` to the turn's tally (``first``: the turn's first card),
+    and to the draw chain if it is a draw card."""
+    # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
+    skip = IS_SKIP[kind]
+    reverse = IS_PLAIN_REVERSE[kind]
+    if reverse.any():
+        skip = skip | (reverse & (active_count(s, games) == 2) & (s.pending[games] == 0))
+    s.targeted[games[first]] = False
+    if rules.multi_effects_add:  # the tally adds up over the cards of the turn
+        for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+            field[games[first]] = 0
+        s.turn_draw[games] += DRAW_VALUE[kind]
+        s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
+        s.turn_skip[games] += skip
+    else:  # only the last card laid counts
+        s.turn_draw[games] = DRAW_VALUE[kind]
+        s.turn_reverse[games] = IS_REVERSE_EFFECT[kind]
+        s.turn_skip[games] = skip
+    draws = where(IS_DRAW_CARD[kind])
+    if draws.size:
+        g = games[draws]
+        s.chain_first[g] = np.where(s.chain_first[g] < 0, kind[draws], s.chain_first[g])
+        s.chain_last[g] = kind[draws]
 
 
 def _note_wd4(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
@@ -346,7 +351,7 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
     s.phase[games] = RESPOND
     s.pending[games] = total
     can = s.attacker[games] >= 0
-    if can_stack(rules):
+    if tables(rules).can_stack:
         hands = s.hands[games, victim]
         answers = response_kinds(rules, hands, s.top[games].astype(np.int64),
                                  s.color[games].astype(np.int64), s.chain_first[games],

@@ -83,6 +83,12 @@ class Tables:
         self.in_deck = DECKS[rules.deck] > 0
         self.has_discard_all = bool(self.in_deck[KIND_SYMBOL == SYM_DISCARD_ALL].any())
         self.has_skip_all = bool(self.in_deck[KIND_SYMBOL == SYM_SKIP_ALL].any())
+        #: Whether any option lets a player answer a draw penalty with a card.
+        self.can_stack = bool(
+            rules.stack_draw2_on_draw2 or rules.stack_draw4_on_draw2
+            or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != "never"
+            or rules.stack_reverse or rules.stack_skip != "none"
+            or rules.stack_wild_cancels or rules.stack_by_value)
         self.compat = _compat_table(rules)
         self.respond = _respond_table(rules)
         family = np.select([IS_D2, IS_D4, DRAW_VALUE == 6, DRAW_VALUE == 10], [0, 1, 2, 3], -1)
@@ -201,14 +207,6 @@ def response_kinds(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.n
     return ok & (hands > 0)
 
 
-def can_stack(rules: Rules) -> bool:
-    """Whether any option lets a player answer a draw penalty with a card."""
-    return bool(rules.stack_draw2_on_draw2 or rules.stack_draw4_on_draw2
-                or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != "never"
-                or rules.stack_reverse or rules.stack_skip != "none"
-                or rules.stack_wild_cancels or rules.stack_by_value)
-
-
 def dobon_eligible(hands: np.ndarray, sizes: np.ndarray, top: np.ndarray) -> np.ndarray:
     """``bool[n, P]``: seats whose hand may declare Dobon on ``top``."""
     totals = hands.astype(np.int32) @ POINTS_HOUSE.astype(np.int32)
@@ -323,7 +321,7 @@ def _forced(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.
 
 
 def _responses(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
-    if not can_stack(rules):
+    if not tables(rules).can_stack:
         return np.zeros(hands.shape, bool)
     return response_kinds(rules, hands, s.top[games].astype(np.int64),
                           s.color[games].astype(np.int64), s.chain_first[games],

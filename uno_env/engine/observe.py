@@ -116,46 +116,43 @@ class Observer:
 
     def observe(self, s: State, players: np.ndarray) -> np.ndarray:
         """``float32[G, OBS_SIZE]``: each game seen by ``players[g]``."""
-        out = np.empty((s.num_games, OBS_SIZE), np.float32)
-        self._fill(out, s, players, slice(None))
-        return out
-
-    def _fill(self, out: np.ndarray, s: State, players: np.ndarray, rows: slice) -> None:
-        n = out.shape[0]
+        n = s.num_games
+        out = np.empty((n, OBS_SIZE), np.float32)
         p = self.rules.num_players
         ar = np.arange(n)
         v = VIEW_SLICES
         out[...] = self.constant
-        out[:, v["hand"]] = s.hands[rows].reshape(n * p, -1).take(ar * p + players, axis=0)
-        hot = np.stack([s.top[rows], s.color[rows], np.minimum(s.phase[rows], NUM_PHASES - 1)],
+        out[:, v["hand"]] = s.hands.reshape(n * p, -1).take(ar * p + players, axis=0)
+        hot = np.stack([s.top, s.color, np.minimum(s.phase, NUM_PHASES - 1)],
                        axis=1)
         out[ar[:, None], hot + self.hot_offsets] = 1.0
-        out[:, v["pending_draw"].start] = s.pending[rows]
-        out[:, v["direction"].start] = s.direction[rows]
-        current = s.current[rows]
+        out[:, v["pending_draw"].start] = s.pending
+        out[:, v["direction"].start] = s.direction
+        current = s.current
         out[ar, v["acting_seat"].start + (current - players) % p] = 1.0
-        drawn = s.drawn[rows]
+        drawn = s.drawn
         acting = (current == players) & (drawn >= 0)
         if acting.any():
             i = where(acting)
             out[i, v["drawn"].start + drawn[i].astype(np.int64)] = 1.0
-        out[:, v["uno_called"].start] = s.uno_called[rows] & (current == players)
+        out[:, v["uno_called"].start] = s.uno_called & (current == players)
         seats = (players[:, None] + self.offsets[None, :]) % p
         hs, sp = v["hand_sizes"].start, v["seats_present"].start
-        out[:, hs:hs + p - 1] = s.hand_size[rows][ar[:, None], seats]
-        out[:, sp:sp + p - 1] = s.active[rows][ar[:, None], seats]
-        offender = s.uno_offender[rows]
+        out[:, hs:hs + p - 1] = s.hand_size[ar[:, None], seats]
+        out[:, sp:sp + p - 1] = s.active[ar[:, None], seats]
+        offender = s.uno_offender
         exposed = offender >= 0
         if exposed.any():
             i = where(exposed)
             rel = (offender[i] - players[i]) % p
             ok = rel > 0
             out[i[ok], v["uno_exposed"].start + rel[ok] - 1] = 1.0
-        out[:, v["own_hand_size"].start] = s.hand_size[rows][ar, players]
-        out[:, v["discards"]] = s.discard[rows]
-        out[:, v["draw_pile"].start] = s.deck_len[rows] - s.deck_pos[rows]
+        out[:, v["own_hand_size"].start] = s.hand_size[ar, players]
+        out[:, v["discards"]] = s.discard
+        out[:, v["draw_pile"].start] = s.deck_len - s.deck_pos
         sc = v["scores"].start
         all_seats = (players[:, None] + np.arange(p)[None, :]) % p
-        out[:, sc:sc + p] = s.scores[rows][ar[:, None], all_seats] / 100.0
+        out[:, sc:sc + p] = s.scores[ar[:, None], all_seats] / 100.0
         if self.rules.teams:
-            out[:, v["partner_hand"]] = s.hands[rows][ar, (players + 2) % p]
+            out[:, v["partner_hand"]] = s.hands[ar, (players + 2) % p]
+        return out

@@ -5,17 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import (
-    DRAW_VALUE,
     IS_WILD,
     KIND_COLOR,
     KIND_SYMBOL,
     POINTS_TABLES,
     SYM_REVERSE,
-    SYM_SKIP,
 )
 from ..rules import Rules
 from .deal import choose_dealer, deal, flip_first_card
-from .effects import IS_REVERSE_EFFECT, active_count, advance, seat_after, start_turn
+from .effects import advance, seat_after, start_turn, tally
 from .state import CHOOSE_COLOR, State, where
 
 
@@ -69,15 +67,8 @@ def open_round(rules: Rules, s: State, games: np.ndarray) -> None:
     s.color[games] = np.where(wild, 0, KIND_COLOR[top])
     dealer = s.dealer[games]
     virtual = dealer if rules.first_player == "left_of_dealer" else (dealer - 1) % rules.num_players
-    acts = ~wild
-    s.turn_draw[games] = np.where(acts, DRAW_VALUE[top], 0)
-    s.turn_reverse[games] = acts & IS_REVERSE_EFFECT[top]
-    two = active_count(s, games) == 2
-    s.turn_skip[games] = acts & ((KIND_SYMBOL[top] == SYM_SKIP)
-                                 | ((KIND_SYMBOL[top] == SYM_REVERSE) & two))
-    draw = where(acts & (DRAW_VALUE[top] > 0))
-    s.chain_first[games[draw]] = top[draw]
-    s.chain_last[games[draw]] = top[draw]
+    acts = where(~wild)   # a wild turned up has no effect but the color choice
+    tally(rules, s, games[acts], top[acts], np.ones(acts.size, bool))
     advance(rules, s, games, virtual, first_card=True)
     w = where(wild)
     if w.size:
