@@ -348,6 +348,32 @@ def test_rule_overrides_and_rules_object():
         raw_env(render_mode="video")
 
 
+def test_wrapper_stack_is_pettingzoos():
+    """env() wraps in PettingZoo's wrappers, which read the raw env's bookkeeping."""
+    from pettingzoo.utils import wrappers
+
+    aec = env("official", 3)
+    layers = [aec, aec.env, aec.env.env]
+    for layer, cls in zip(layers, (wrappers.OrderEnforcingWrapper,
+                                   wrappers.AssertOutOfBoundsWrapper,
+                                   wrappers.TerminateIllegalWrapper), strict=True):
+        assert isinstance(layer, cls)
+    assert str(aec) == "uno_v0"
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations",
+                 "infos", "num_agents"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(aec, name)
+    aec.reset(seed=1)
+    raw = aec.unwrapped
+    for _ in range(5):
+        obs, *_ = aec.last()
+        aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        for layer in layers:
+            for name in ("agents", "agent_selection", "rewards", "_cumulative_rewards",
+                         "terminations", "truncations", "infos"):
+                assert getattr(layer, name) is getattr(raw, name)
+
+
 def test_package_exports():
     assert uno_env.env is env
     assert uno_env.raw_env is raw_env

@@ -48,13 +48,87 @@ def env(preset: str = "official", num_players: int = 4, render_mode: str | None 
     ``preset`` names a rule preset (``uno_env.PRESETS``) and ``rule_overrides``
     change single options (``env("official", 3, challenge=False)``). An illegal
     action ends the game: the offender gets ``illegal_reward``, everyone else 0.
+    The wrappers are PettingZoo's, with faster attribute forwarding (see
+    :class:`_Forwarded`).
     """
     aec: AECEnv = raw_env(preset=preset, num_players=num_players, render_mode=render_mode,
                           **rule_overrides)
-    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    aec = wrappers.OrderEnforcingWrapper(aec)
+    aec = _TerminateIllegal(aec, illegal_reward=illegal_reward)
+    aec = _AssertOutOfBounds(aec)
+    aec = _OrderEnforcing(aec)
     return aec
+
+
+class _Forwarded:
+    """An attribute of the unwrapped env, read through a wrapper at the cost of one call.
+
+    PettingZoo's wrappers forward attribute reads in ``__getattr__``, which Python
+    calls only after an ordinary lookup has failed and raised, at every level of
+    the stack; the agent loop reads the AEC bookkeeping (``agent_selection``,
+    ``rewards``, ...) a dozen times per step, which cost more than the rest of the
+    adapter. As a class attribute of the wrapper, this descriptor returns the
+    same value straight from the unwrapped env: none of the wrappers holds these
+    attributes itself (they write them on ``env.unwrapped``). It is a non-data
+    descriptor, so an attribute set on the outer wrapper still takes precedence,
+    as before. ``before_reset=False`` keeps ``OrderEnforcingWrapper``'s rule:
+    until ``reset()`` the read fails, and the wrapper's ``__getattr__`` raises
+    its usual error.
+    """
+
+    def __init__(self, before_reset: bool = True) -> None:
+        self.before_reset = before_reset
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
+        if wrapper is None:
+            return self
+        if not (self.before_reset or wrapper._has_reset):
+            raise AttributeError(self.name)
+        return getattr(wrapper._base_env, self.name)
+
+
+class _ForwardingWrapper:
+    """Mixin for a PettingZoo wrapper: the AEC bookkeeping read through :class:`_Forwarded`."""
+
+    agents = _Forwarded()
+    agent_selection = _Forwarded()
+    rewards = _Forwarded()
+    _cumulative_rewards = _Forwarded()
+    terminations = _Forwarded()
+    truncations = _Forwarded()
+    infos = _Forwarded()
+
+    def __init__(self, env: AECEnv, *args: Any, **kwargs: Any) -> None:
+        super().__init__(env, *args, **kwargs)
+        self._base_env = env.unwrapped
+
+
+class _TerminateIllegal(_ForwardingWrapper, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` with fast attribute forwarding."""
+
+
+class _AssertOutOfBounds(_ForwardingWrapper, wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with fast attribute forwarding."""
+
+
+class _OrderEnforcing(_ForwardingWrapper, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with fast attribute forwarding.
+
+    The attributes it guards stay unreadable until ``reset()``.
+    """
+
+    agents = _Forwarded(before_reset=False)
+    agent_selection = _Forwarded(before_reset=False)
+    rewards = _Forwarded(before_reset=False)
+    terminations = _Forwarded(before_reset=False)
+    truncations = _Forwarded(before_reset=False)
+    infos = _Forwarded(before_reset=False)
+
+    def __str__(self) -> str:
+        return str(self.env)  # the base class names a subclass in its string
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -126,10 +200,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees: its egocentric observation and, when it acts, the legal mask."""
+        eng = self.engine
         seat = self.agent_name_mapping[agent]
-        obs = self.engine.observe(players=seat)[0]
-        if agent == self.agent_selection and not self.engine.state.done[0]:
-            mask = self.engine.legal_action_mask()[0].astype(np.int8)
+        # the acting player's view is the engine's default: no seat to check and broadcast
+        obs = (eng.observe() if seat == eng.state.current[0] else eng.observe(players=seat))[0]
+        if agent == self.agent_selection and not eng.state.done[0]:
+            mask = eng.legal_action_mask()[0].astype(np.int8)
         else:
             mask = self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
@@ -143,7 +219,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards[agent] = 0.0
         eng = self.engine
         rewards, terminated, truncated = eng.step(np.array([action], np.int64))
-        self.rewards = {a: float(rewards[0, i]) for i, a in enumerate(self.possible_agents)}
+        self.rewards = dict(zip(self.possible_agents, rewards[0].tolist(), strict=True))
         if terminated[0] or truncated[0]:
             term, trunc = bool(terminated[0]), bool(truncated[0])
             self.terminations = dict.fromkeys(self.agents, term)
