@@ -43,6 +43,40 @@ def test_core_hands_every_game_back_to_its_learner(preset: str) -> None:
         core.reset(games=ended)
 
 
+def test_core_observes_a_subset_as_rows_of_the_batch() -> None:
+    core = LearnerCore(Rules.preset("official", num_players=3), 16, learner_seat="random",
+                       seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        games = np.flatnonzero(rng.random(16) < 0.4)
+        np.testing.assert_array_equal(core.observe(games), core.observe()[games])
+        _, term, trunc, _ = core.step(masked_random(core.action_masks(), rng))
+        core.reset(games=np.flatnonzero(term | trunc))
+
+
+def test_terminal_observation_is_the_learners_last_view(monkeypatch) -> None:
+    env = UnoVecEnv(num_envs=32, num_players=4, learner_seat="rotate", seed=3)
+    env.reset()
+    core = env.core
+    last_views: dict[int, np.ndarray] = {}
+    reset = core.reset
+
+    def recording_reset(*args, games=None, **kwargs):   # the batch as the episodes end
+        last_views.update({int(g): core.observe()[g] for g in games})
+        reset(*args, games=games, **kwargs)
+
+    monkeypatch.setattr(core, "reset", recording_reset)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(200):
+        last_views.clear()
+        _, _, dones, infos = env.step(masked_random(env.action_masks(), rng))
+        for g in np.flatnonzero(dones):
+            np.testing.assert_array_equal(infos[g]["terminal_observation"], last_views[int(g)])
+            checked += 1
+    assert checked >= 4
+
+
 def test_sb3_vec_env_api() -> None:
     env = UnoVecEnv(num_envs=32, num_players=3, learner_seat="rotate", seed=1)
     assert isinstance(env, VecEnv) and env.num_envs == 32

@@ -158,14 +158,18 @@ class LearnerCore:
 
     # --- decisions --------------------------------------------------------------------------
 
-    def observe(self) -> np.ndarray:
-        """``float32[N, D]``: every game seen by its learner."""
-        return self.engine.observe(self.seats)
+    def observe(self, games: np.ndarray | None = None) -> np.ndarray:
+        """``float32[N, D]``: every game seen by its learner; only the rows of ``games``
+        (indices) when given, which is cheaper than observing the batch."""
+        if games is None:
+            return self.engine.observe(self.seats)
+        return self.engine.observe(self.seats[games], games=games)
 
     def action_masks(self) -> np.ndarray:
         """``bool[N, A]`` legal learner actions (all False where the episode has ended)."""
         mask = self.engine.legal_action_mask().copy()
-        mask[self.forfeit] = False
+        if self.forfeit.any():
+            mask[self.forfeit] = False
         return mask
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -205,29 +209,43 @@ class LearnerCore:
         player is an opponent (``Engine.step(actions, games=idx)``), so games
         already waiting on their learner stay untouched. Returns the learner's
         rewards collected on the way, ``float32[N]``.
+
+        Such a step changes only the games it lists, so the next round's games
+        are among this round's and the rewards come from those rows. With
+        ``auto_forced`` the engine plays forced moves on its own, so every round
+        looks at the whole batch instead.
         """
-        eng = self.engine
-        s = eng.state
+        s = self.engine.state
+        seats = self.seats
         rewards = np.zeros(self.num_games, np.float32)
         limit = 2 * self.rules.max_turns * self.num_players + 10
+        idx = self._opponent_turns()
         for _ in range(limit):
-            idx = np.flatnonzero(~s.done & ~self.forfeit & (s.current != self.seats))
             if not idx.size:
                 return rewards
-            actions = self._opponent_actions(idx)
-            r, _, _ = eng.step(actions, games=idx)
-            rewards += r[self._ar, self.seats]   # every game: auto_forced may move others
+            r, _, _ = self.engine.step(self._opponent_actions(idx), games=idx)
+            if self.rules.auto_forced:
+                rewards += r[self._ar, seats]
+                idx = self._opponent_turns()
+            else:
+                seat = seats[idx]
+                rewards[idx] += r[idx, seat]
+                idx = idx[~s.done[idx] & (s.current[idx] != seat)]
         raise RuntimeError("opponents did not hand the turn back to the learner "
                            f"within {limit} decisions")
 
+    def _opponent_turns(self) -> np.ndarray:
+        """Indices of the running games whose acting player is an opponent."""
+        s = self.engine.state
+        return np.flatnonzero(~s.done & ~self.forfeit & (s.current != self.seats))
+
     def _opponent_actions(self, idx: np.ndarray) -> np.ndarray:
         eng = self.engine
-        current = eng.state.current[idx]
         obs = eng.observe(games=idx) if self._needs_obs else self._no_obs[: idx.size]
         mask = eng.legal_action_mask(idx)
         if len(self._groups) == 1:
             return np.asarray(self._groups[0][0].act(obs, mask, self.rng), np.int64)
-        offset = (current - self.seats[idx]) % self.num_players
+        offset = (eng.state.current[idx] - self.seats[idx]) % self.num_players
         actions = np.zeros(idx.size, np.int64)
         for agent, offsets in self._groups:
             rows = np.flatnonzero(np.isin(offset, offsets))
@@ -238,7 +256,9 @@ class LearnerCore:
     def episode_info(self, games: np.ndarray) -> list[dict[str, Any]]:
         """Per-game summaries of finished episodes (winner, learner seat, round points)."""
         s = self.engine.state
-        return [{"winner": int(s.winner[g]), "learner_seat": int(self.seats[g]),
-                 "learner_won": bool(s.winner[g] == self.seats[g]),
-                 "illegal_action": bool(self.forfeit[g]),
-                 "round_points": s.round_points[g].copy()} for g in games]
+        winner, seat = s.winner[games], self.seats[games]
+        columns = zip(winner.tolist(), seat.tolist(), (winner == seat).tolist(),
+                      self.forfeit[games].tolist(), strict=True)
+        return [{"winner": w, "learner_seat": p, "learner_won": won, "illegal_action": lost,
+                 "round_points": s.round_points[g].copy()}
+                for g, (w, p, won, lost) in zip(games, columns, strict=True)]

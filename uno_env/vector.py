@@ -113,7 +113,7 @@ class UnoVecEnv(_VecEnvBase):  # type: ignore[misc, valid-type]
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         ended = np.flatnonzero(dones)
         if ended.size:
-            last_obs = core.observe()[ended]
+            last_obs = core.observe(ended)
             summaries = core.episode_info(ended)
             for j, g in enumerate(ended):
                 info = infos[g]
@@ -208,10 +208,10 @@ class UnoVectorEnv(VectorEnv):
         infos: dict[str, Any] = {}
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:
-            last_obs = core.observe()
+            last_obs = core.observe(ended)
             final_obs = np.full(self.num_envs, None, dtype=object)
-            for g in ended:
-                final_obs[g] = last_obs[g]
+            for j, g in enumerate(ended):
+                final_obs[g] = last_obs[j]
             flags = np.zeros(self.num_envs, bool)
             flags[ended] = True
             s = core.engine.state
@@ -255,7 +255,7 @@ def bench_vec_env(num_envs: int = 1024, steps: int = 200, num_players: int = 4,
         _, terminated, truncated, _ = core.step(actions)
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:
-            core.observe()
+            core.observe(ended)
             core.reset(games=ended)
         core.observe()
     return num_envs * steps / (time.perf_counter() - start)
