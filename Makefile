@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
-EXTRAS_TEST := dev,cli,render,eval,train,rllib,bench
+EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
+# Compiles the engine kernels into numba's cache once, right after installing.
+WARM_UP := $(BIN)/python -m uno_env.engine.compiled
 GAMES ?= 10000
 
 .PHONY: run test bench lint clean
@@ -13,12 +15,14 @@ $(BIN)/python:
 	$(PIP) install --upgrade pip setuptools wheel
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e ".[cli]"
+	$(PIP) install -e ".[cli,fast]"
+	$(WARM_UP)
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP) install -c constraints.txt torch==2.13.0
 	$(PIP) install -c constraints.txt -e ".[$(EXTRAS_TEST)]"
+	$(WARM_UP)
 	touch $@
 
 run: $(VENV)/.run-installed

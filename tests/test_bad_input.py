@@ -9,6 +9,9 @@ from conftest import assert_same_state, setup, snapshot
 from uno_env import Engine, IllegalActionError, Rules, action_id, action_name
 from uno_env.cards import CardError
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 @pytest.fixture
 def batch() -> Engine:

@@ -8,6 +8,9 @@ from conftest import assert_same_state, snapshot
 
 from uno_env import Engine, Rules
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 def per_game_actions(engine: Engine, rngs: list[np.random.Generator]) -> np.ndarray:
     """Each game draws its action from its own generator, whatever the batch."""

@@ -12,6 +12,9 @@ from scenario import cur, make, same
 
 from uno_env import Engine, Rules
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 PILE = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9", "Y7", "Y8", "Y9", "B9"]
 
 

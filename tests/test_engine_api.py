@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from conftest import random_actions, setup
 
 from uno_env import NUM_ACTIONS, Engine, Rules
 from uno_env.cards import NUM_KINDS
+
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
 
 
 def test_step_returns_rewards_terminated_truncated():

@@ -14,6 +14,9 @@ from scenario import cur, make, same, size
 from uno_env import Engine, Rules
 from uno_env.engine.legal import legal_mask
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 def direction(eng: Engine) -> int:
     return int(eng.state.direction[0])

@@ -16,6 +16,9 @@ from conftest import assert_census, eager_actions, random_actions, setup
 from uno_env import Engine, Rules
 from uno_env.cards import DECKS, cards_from_counts, counts_from_cards
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 COLORS = ["color:R", "color:Y", "color:G", "color:B"]
 
 

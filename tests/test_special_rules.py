@@ -14,6 +14,9 @@ from uno_env import Engine
 from uno_env.cards import counts_from_cards
 from uno_env.engine.observe import VIEW_SLICES
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 
 def direction(eng: Engine) -> int:
     return int(eng.state.direction[0])

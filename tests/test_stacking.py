@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from scenario import cur, make, same, size
 
+#: Every test here runs on each backend.
+pytestmark = pytest.mark.usefixtures("each_backend")
+
 WILD_COLORS = "RYGB"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,16 +35,46 @@ class IllegalActionError(ValueError):
     """An action that is not legal in its game; the state is left untouched."""
 
 
+#: The ways to run the rules: ``numpy`` (vectorised over the games, the reference) and
+#: ``numba`` (compiled, one game at a time; needs the ``fast`` extra). Both play the
+#: same games from the same seeds.
+BACKENDS = ("numpy", "numba")
+
+
+def default_backend() -> str:
+    """``$UNO_ENV_BACKEND`` if set, else ``numba`` when it is installed, else ``numpy``."""
+    chosen = os.environ.get("UNO_ENV_BACKEND", "").strip().lower()
+    if chosen:
+        return chosen
+    return "numba" if importlib.util.find_spec("numba") is not None else "numpy"
+
+
+def _kernels(rules: Rules, backend: str | None) -> object | None:
+    """The compiled kernels for ``backend`` (None for the numpy engine)."""
+    name = default_backend() if backend is None else backend
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; backends: {', '.join(BACKENDS)}")
+    if name == "numpy":
+        return None
+    try:
+        from .compiled import NumbaBackend
+    except ImportError as err:
+        raise ImportError("backend 'numba' needs numba: pip install 'uno-env[fast]'") from err
+    return NumbaBackend(rules)
+
+
 class Engine:
     """``num_games`` UNO games under one set of rules, stepped together.
 
     Every game waits at a decision of its ``current_player``; ``step`` applies
     one action per game and moves each game to its next decision. Finished
     games keep their final state (and ignore actions) until ``reset``.
+    ``backend`` chooses how the rules run (see :data:`BACKENDS`; default
+    :func:`default_backend`); it changes the speed, never the games.
     """
 
     def __init__(self, rules: Rules | None = None, num_games: int = 1,
-                 seed: int | Sequence[int] | None = None) -> None:
+                 seed: int | Sequence[int] | None = None, backend: str | None = None) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -55,6 +87,8 @@ class Engine:
         self.obs_size = OBS_SIZE
         self.deck_size = int(DECKS[rules.deck].sum())
         self._observer = Observer(rules)
+        self._kernels = _kernels(rules, backend)
+        self.backend = "numpy" if self._kernels is None else "numba"
         self.state = State.empty(self.num_games, self.num_players)
         self._mask: np.ndarray | None = None
         self._sub_mask: tuple[np.ndarray, np.ndarray] | None = None
@@ -81,6 +115,10 @@ class Engine:
         else:
             keys = seed_key(self._seeds(seed, idx.size))
         s = self.state
+        if self._kernels is not None:
+            self._kernels.reset(s, idx, keys)
+            self._invalidate()
+            return
         s.key[idx] = keys
         s.counter[idx] = 0
         s.scores[idx] = 0
@@ -138,7 +176,10 @@ class Engine:
         """
         if games is None:
             if self._mask is None:
-                self._mask = legal_mask(self.rules, self.state)
+                if self._kernels is None:
+                    self._mask = legal_mask(self.rules, self.state)
+                else:
+                    self._mask = self._kernels.legal_mask(self.state, np.arange(self.num_games))
                 self._mask.flags.writeable = False
             return self._mask
         idx = self._game_indices(games, unique=False)
@@ -147,7 +188,10 @@ class Engine:
         cached = self._sub_mask
         if cached is not None and np.array_equal(cached[0], idx):
             return cached[1]
-        mask = legal_mask(self.rules, self.state.take(idx))
+        if self._kernels is None:
+            mask = legal_mask(self.rules, self.state.take(idx))
+        else:
+            mask = self._kernels.legal_mask(self.state, idx)
         mask.flags.writeable = False
         self._sub_mask = (idx, mask)
         return mask
@@ -162,16 +206,20 @@ class Engine:
         illegal action raises :class:`IllegalActionError` before anything changes.
         """
         idx = None if games is None else self._game_indices(games, unique=False)
-        actions = self._validate(actions, idx)
+        listed = np.arange(self.num_games) if idx is None else idx
+        actions = self._action_ids(actions, listed)
         s = self.state
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        if idx is None:
-            run = where(~s.done)
-            self._apply(run, actions[run], rewards)
+        if self._kernels is not None:   # checks, then applies (auto_forced moves too)
+            bad = self._kernels.step(s, listed, actions, rewards, self._mask)
+            if bad >= 0:
+                raise self._illegal(int(listed[bad]), int(actions[bad]))
+            self._invalidate()
         else:
-            live = ~s.done[idx]
-            self._apply(idx[live], actions[live], rewards)
-        self._auto_forced(rewards)
+            self._check_legal(actions, listed, idx)
+            live = ~s.done[listed]
+            self._apply(listed[live], actions[live], rewards)
+            self._auto_forced(rewards)
         return rewards, self.terminated, s.truncated.copy()
 
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
@@ -198,35 +246,38 @@ class Engine:
                 return
             self._apply(single, mask[single].argmax(axis=1), rewards)
 
-    def _validate(self, actions: Sequence[int] | np.ndarray, idx: np.ndarray | None
-                  ) -> np.ndarray:
+    @staticmethod
+    def _action_ids(actions: Sequence[int] | np.ndarray, games: np.ndarray) -> np.ndarray:
+        """``actions`` as ``int64[n]``, one per listed game, or a clear error."""
         a = np.asarray(actions)
-        games = np.arange(self.num_games) if idx is None else idx
         if a.shape != games.shape:
             raise ValueError(f"actions must have shape {games.shape}, got {a.shape}")
         if a.size and a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
-        a = a.astype(np.int64)
+        return a.astype(np.int64)
+
+    def _check_legal(self, a: np.ndarray, games: np.ndarray, idx: np.ndarray | None) -> None:
+        """Raise for the first running game whose action is out of range or not legal."""
         running = ~self.state.done[games]
-        out = where(running & ((a < 0) | (a >= NUM_ACTIONS)))
-        if out.size:
-            i = int(out[0])
-            raise IllegalActionError(f"game {int(games[i])}: action id {int(a[i])} is out of "
-                                     f"range 0-{NUM_ACTIONS - 1}")
-        safe = np.where(running, a, 0)
+        safe = np.where(running & (a >= 0) & (a < NUM_ACTIONS), a, 0)
         if idx is None:
             legal = self.legal_action_mask()[games, safe]
         else:
             legal = self.legal_action_mask(idx)[np.arange(idx.size), safe]
-        bad = where(running & ~legal)
+        bad = where(running & ((a < 0) | (a >= NUM_ACTIONS) | ~legal))
         if bad.size:
-            i = int(bad[0])
-            g = int(games[i])
-            legal = ", ".join(self.legal_action_names(g))
-            raise IllegalActionError(
-                f"game {g}: action {ACTION_NAMES[a[i]]!r} (id {a[i]}) is not legal for player "
-                f"{int(self.state.current[g])} in phase {self.phase_name(g)!r}; legal: {legal}")
-        return a
+            raise self._illegal(int(games[bad[0]]), int(a[bad[0]]))
+
+    def _illegal(self, game: int, action: int) -> IllegalActionError:
+        """The error for ``action`` in ``game``: out of range, or not legal (listing the legal)."""
+        if not 0 <= action < NUM_ACTIONS:
+            return IllegalActionError(f"game {game}: action id {action} is out of "
+                                      f"range 0-{NUM_ACTIONS - 1}")
+        legal = ", ".join(self.legal_action_names(game))
+        return IllegalActionError(
+            f"game {game}: action {ACTION_NAMES[action]!r} (id {action}) is not legal for "
+            f"player {int(self.state.current[game])} in phase {self.phase_name(game)!r}; "
+            f"legal: {legal}")
 
     # --- views ------------------------------------------------------------------------------
 
@@ -280,10 +331,10 @@ class Engine:
         seat per listed game).
         """
         idx = None if games is None else self._game_indices(games, unique=False)
-        state = self.state if idx is None else self.state.take(idx)
-        n = state.num_games
+        state = self.state if idx is None or self._kernels is not None else self.state.take(idx)
+        n = self.num_games if idx is None else idx.size
         if players is None:
-            p = state.current
+            p = self.state.current if idx is None else self.state.current[idx]
         else:
             p = np.asarray(players)
             if p.ndim > 1 or (p.ndim == 1 and p.shape != (n,)) or p.dtype.kind not in "iu":
@@ -292,6 +343,8 @@ class Engine:
             p = np.broadcast_to(p.astype(np.int64), (n,))
             if ((p < 0) | (p >= self.num_players)).any():
                 raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
+        if self._kernels is not None:
+            return self._kernels.observe(state, np.arange(n) if idx is None else idx, p)
         return self._observer.observe(state, p)
 
     def census(self) -> np.ndarray:
@@ -337,7 +390,8 @@ class Engine:
     def from_setup(cls, rules: Rules, hands: Sequence[Sequence[str]], top: str | None = None,
                    color: str | None = None, current: int = 0, direction: int = 1,
                    deck: Sequence[str] | None = None, discard: Sequence[str] = (),
-                   dealer: int | None = None, seed: int = 0) -> Engine:
+                   dealer: int | None = None, seed: int = 0, backend: str | None = None
+                   ) -> Engine:
         """A one-game engine in a given position (for tests and research).
 
         ``deck`` lists the next cards of the draw pile, top first; the cards of the
@@ -353,7 +407,7 @@ class Engine:
             raise ValueError(f"current={current} is not a seat 0-{p - 1}")
         if direction not in (1, -1):
             raise ValueError(f"direction must be 1 or -1, got {direction!r}")
-        eng = cls(rules, 1, seed)
+        eng = cls(rules, 1, seed, backend)
         s = eng.state
         hand_counts = np.stack([counts_from_cards(list(h)) for h in hands]).astype(np.int64)
         top_kind = None if top is None else parse_card(top)

@@ -1,0 +1,118 @@
+"""The compiled backend plays exactly the games of the numpy reference engine.
+
+Both engines start from the same seed and take the same random legal actions;
+after every step their masks, observations, step results and every array of the
+state must be equal, through autoresets, for every preset and for random
+combinations of every option.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from conftest import assert_same_state, snapshot
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from uno_env import PRESETS, Engine, Rules
+from uno_env.engine.core import BACKENDS, default_backend
+from uno_env.rules import CHOICES
+
+pytest.importorskip("numba")
+
+
+def lockstep(rules: Rules, num_games: int, seed: int, steps: int) -> int:
+    """Play both backends side by side; returns how many games ended on the way."""
+    ref = Engine(rules, num_games, seed=seed, backend="numpy")
+    fast = Engine(rules, num_games, seed=seed, backend="numba")
+    rng = np.random.default_rng(seed)
+    seats = np.arange(num_games) % rules.num_players
+    ended = 0
+    for step in range(steps):
+        where = f"at step {step}"
+        mask = ref.legal_action_mask()
+        np.testing.assert_array_equal(fast.legal_action_mask(), mask, err_msg=f"mask {where}")
+        np.testing.assert_array_equal(fast.observe(), ref.observe(), err_msg=f"obs {where}")
+        np.testing.assert_array_equal(fast.observe(seats), ref.observe(seats),
+                                      err_msg=f"obs of fixed seats {where}")
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        for name, a, b in zip(("rewards", "terminated", "truncated"),
+                              fast.step(actions), ref.step(actions), strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=f"{name} {where}")
+        assert_same_state(snapshot(fast), snapshot(ref))
+        done = np.flatnonzero(ref.done)
+        if done.size:
+            ended += done.size
+            ref.reset(games=done)
+            fast.reset(games=done)
+            assert_same_state(snapshot(fast), snapshot(ref))
+    return ended
+
+
+CASES = [(preset, 4 if preset == "teams" else players)
+         for preset in sorted(PRESETS) for players in (2, 3, 4, 6, 10)
+         if preset != "teams" or players == 4]
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_backends_play_the_same_games(preset, players):
+    rules = Rules.preset(preset, num_players=players, max_turns=150)  # autoresets on the way
+    assert lockstep(rules, num_games=16, seed=players, steps=400) > 0
+
+
+def option_values(field: dataclasses.Field) -> st.SearchStrategy:
+    """Values to try for one option of :class:`Rules`."""
+    small_ints = {"challenge_penalty": (0, 2, 4), "uno_penalty": (0, 1, 2),
+                  "mercy_limit": (0, 15, 25), "feed_penalty": (0, 1, 2),
+                  "target_score": (100, 10**6), "rounds": (0, 2)}
+    if field.name in CHOICES:
+        return st.sampled_from(CHOICES[field.name])
+    if field.type in (bool, "bool"):
+        return st.booleans()
+    return st.sampled_from(small_ints.get(field.name, (field.default,)))
+
+
+any_options = st.fixed_dictionaries({
+    f.name: option_values(f) for f in dataclasses.fields(Rules)
+    if f.name not in ("num_players", "max_turns")})
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(options=any_options, players=st.integers(min_value=2, max_value=8),
+       seed=st.integers(min_value=0, max_value=2**31 - 1))
+def test_backends_agree_on_any_option_combination(options, players, seed):
+    if options["teams"]:
+        players = 4
+    try:
+        rules = Rules(num_players=players, max_turns=80, **options)
+    except ValueError:
+        assume(False)
+    lockstep(rules, num_games=4, seed=seed, steps=120)
+
+
+def test_illegal_action_same_error_and_state_untouched():
+    rules = Rules.preset("official")
+    messages = []
+    for backend in BACKENDS:
+        eng = Engine(rules, 3, seed=5, backend=backend)
+        before = snapshot(eng)
+        actions = eng.legal_action_mask().argmax(axis=1)
+        actions[2] = np.flatnonzero(~eng.legal_action_mask()[2])[0]
+        with pytest.raises(ValueError, match="game 2") as err:
+            eng.step(actions)
+        assert_same_state(snapshot(eng), before)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1]
+
+
+def test_backend_choice(monkeypatch):
+    assert Engine(backend="numpy").backend == "numpy"
+    assert Engine(backend="numba").backend == "numba"
+    monkeypatch.setenv("UNO_ENV_BACKEND", "numpy")
+    assert default_backend() == "numpy" and Engine().backend == "numpy"
+    monkeypatch.delenv("UNO_ENV_BACKEND")
+    assert Engine().backend == "numba"   # the default when numba is installed
+    with pytest.raises(ValueError, match="unknown backend 'cython'"):
+        Engine(backend="cython")

@@ -1,0 +1,32 @@
+"""Compile the kernels once, into numba's cache: ``python -m uno_env.engine.compiled``.
+
+The first engine of a new install would otherwise spend about a minute compiling;
+the Makefile runs this right after installing. The compiled code does not depend on
+the rules (they are data), so one small engine compiles everything.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..core import Engine
+
+
+def warm_up() -> float:
+    """Run every kernel once (reset, masks, observation, both step paths); returns seconds."""
+    start = time.perf_counter()
+    engine = Engine(num_games=2, seed=0, backend="numba")
+    mask = engine.legal_action_mask()
+    engine.observe()
+    engine.observe(games=[0])
+    engine.step(mask.argmax(axis=1))
+    engine.step(engine.legal_action_mask([1]).argmax(axis=1), games=[1])
+    engine.reset(games=np.array([0]))
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    print("compiling the engine kernels (once per install, about a minute) ...", flush=True)
+    print(f"done in {warm_up():.0f} s")

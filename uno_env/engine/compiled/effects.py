@@ -1,0 +1,478 @@
+"""What laying cards does in one game (twin of ``engine/effects.py``, same three stages:
+lay and tally, UNO check and reactions, advance)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...cards import (
+    DRAW_VALUE,
+    IS_DRAW_CARD,
+    IS_NUMBER,
+    IS_WILD,
+    KIND_COLOR,
+    KIND_NUMBER,
+    KIND_SYMBOL,
+    NUM_COLORED_SYMBOLS,
+    NUM_KINDS,
+    SYM_DISCARD_ALL,
+    SYM_SKIP_ALL,
+)
+from ..effects import (
+    IS_PLAIN_REVERSE,
+    IS_REVERSE_EFFECT,
+    IS_SKIP,
+    ROULETTE,
+    SHUFFLE,
+    SWAP,
+    WD4,
+    WILD,
+)
+from ..legal import COLOR_OF
+from ..state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN
+from .deal import draw_cards, draw_until, shuffle_order, write_shuffled
+from .layout import (
+    END_FIRST_OUT,
+    END_LAST_STANDING,
+    FINISH_ALLOWED,
+    MULTI_NONE,
+    MULTI_SKIP_EACH,
+    STACK_SKIP_PASS_ON,
+)
+from .legal import can_answer, dobon_eligible, wd4_permitted
+
+# --- seats ------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def seat_toward(s, r, g, player, steps, d):
+    """The seat ``steps`` turns after ``player`` in direction ``d``, skipping players who
+    have left the round."""
+    p = r.num_players
+    if s.num_out[g] + s.num_eliminated[g] == 0:
+        return (player + d * steps) % p
+    at = player
+    for _ in range(steps):
+        nxt = (at + d) % p
+        for o in range(1, p + 1):
+            cand = (at + d * o) % p
+            if s.active[g, cand]:
+                nxt = cand
+                break
+        at = nxt
+    return at
+
+
+@njit(cache=True)
+def seat_after(s, r, g, player, steps):
+    return seat_toward(s, r, g, player, steps, s.direction[g])
+
+
+@njit(cache=True)
+def active_count(s, r, g):
+    return r.num_players - s.num_out[g] - s.num_eliminated[g]
+
+
+@njit(cache=True)
+def start_turn(s, g, player):
+    s.current[g] = player
+    s.phase[g] = TURN
+    s.drawn[g] = -1
+    s.uno_called[g] = False
+
+
+@njit(cache=True)
+def end_turn(s, r, g, player):
+    start_turn(s, g, seat_after(s, r, g, player, 1))
+
+
+@njit(cache=True)
+def reset_chain(s, g):
+    s.pending[g] = 0
+    s.chain_first[g] = -1
+    s.chain_last[g] = -1
+    s.attacker[g] = -1
+
+
+@njit(cache=True)
+def clear_tally(s, g):
+    s.turn_draw[g] = 0
+    s.turn_reverse[g] = 0
+    s.turn_skip[g] = 0
+
+
+# --- stage 1: laying cards --------------------------------------------------------------------
+
+@njit(cache=True)
+def lay(s, r, g, player, kind, chosen):
+    """``player`` lays ``kind`` (a wild as color ``chosen``) and the play goes on."""
+    phase = s.phase[g]
+    first = phase != MULTI
+    if r.challenge:
+        note_wd4(s, r, g, player, kind, first)
+    if first:
+        s.fed[g] = s.top_player[g]
+    s.hands[g, player, kind] -= 1
+    s.hand_size[g, player] -= 1
+    s.discard[g, kind] += 1
+    s.top[g] = kind
+    s.top_player[g] = player
+    s.color[g] = chosen if IS_WILD[kind] else KIND_COLOR[kind]
+    if r.has_discard_all and KIND_SYMBOL[kind] == SYM_DISCARD_ALL:
+        discard_color(s, g, player, KIND_COLOR[kind])
+    tally(s, r, g, kind, first)
+    if r.multi_play == MULTI_NONE:
+        finish_laying(s, r, g, player)
+        return
+    more = False
+    if phase != REACT and s.hand_size[g, player] > 0:
+        for k in range(NUM_KINDS):
+            if r.compat[kind, k] and s.hands[g, player, k] > 0:
+                more = True
+                break
+    if more:
+        s.phase[g] = MULTI
+    else:
+        finish_laying(s, r, g, player)
+
+
+@njit(cache=True)
+def tally(s, r, g, kind, first):
+    """Add the effect of ``kind`` to the turn's tally, and to the draw chain."""
+    skip = IS_SKIP[kind] or (IS_PLAIN_REVERSE[kind] and active_count(s, r, g) == 2
+                             and s.pending[g] == 0)
+    if first:
+        s.targeted[g] = False
+    if r.multi_effects_add:
+        if first:
+            clear_tally(s, g)
+        s.turn_draw[g] += DRAW_VALUE[kind]
+        s.turn_reverse[g] += IS_REVERSE_EFFECT[kind]
+        s.turn_skip[g] += skip
+    else:
+        s.turn_draw[g] = DRAW_VALUE[kind]
+        s.turn_reverse[g] = IS_REVERSE_EFFECT[kind]
+        s.turn_skip[g] = skip
+    if IS_DRAW_CARD[kind]:
+        if s.chain_first[g] < 0:
+            s.chain_first[g] = kind
+        s.chain_last[g] = kind
+
+
+@njit(cache=True)
+def note_wd4(s, r, g, player, kind, first):
+    """Remember whether a Wild Draw Four broke its restriction, for a challenge."""
+    s.attacker[g] = -1
+    if kind != WD4:
+        return
+    if first:
+        color = np.int64(s.color[g])
+        top = np.int64(s.top[g])
+        s.wd4_guilty[g] = not wd4_permitted(r, s.hands[g, player], color, top)
+        s.prev_top[g] = top
+        s.prev_color[g] = color
+    if s.pending[g] == 0 or r.challenge_on_stack:
+        s.attacker[g] = player
+
+
+@njit(cache=True)
+def discard_color(s, g, player, color):
+    """Discard All: every card of ``color`` in the hand goes to the discard pile."""
+    for k in range(color * NUM_COLORED_SYMBOLS, (color + 1) * NUM_COLORED_SYMBOLS):
+        held = s.hands[g, player, k]
+        s.discard[g, k] += held
+        s.hands[g, player, k] = 0
+        s.hand_size[g, player] -= held
+
+
+# --- stage 2: the UNO call and reactions ------------------------------------------------------
+
+@njit(cache=True)
+def finish_laying(s, r, g, player):
+    """The turn's cards are down: check the UNO call, offer reactions, then advance."""
+    if r.uno_penalty > 0 and s.hand_size[g, player] == 1 and not s.uno_called[g]:
+        s.uno_offender[g] = player
+    s.uno_called[g] = False
+    if (r.jump_in or r.dobon) and offer_reaction(s, r, g, player, player):
+        return
+    advance(s, r, g, player, False)
+
+
+@njit(cache=True)
+def offer_reaction(s, r, g, laid_by, after):
+    """Offer a reaction to the next eligible seat after ``after`` (before ``laid_by``);
+    returns whether one is offered."""
+    p = r.num_players
+    d = s.direction[g]
+    dist = ((laid_by - after) * d) % p
+    if dist == 0:
+        dist = p
+    top = np.int64(s.top[g])
+    for k in range(1, dist):
+        seat = (after + d * k) % p
+        if seat == laid_by or not s.active[g, seat]:
+            continue
+        ok = False
+        if r.jump_in:
+            ok = (s.hands[g, seat, top] > 0 and not IS_WILD[top]
+                  and s.hand_size[g, laid_by] > 0)
+            if r.finish_on_action != FINISH_ALLOWED:
+                ok = ok and (s.hand_size[g, seat] != 1 or IS_NUMBER[top])
+        if r.dobon:
+            ok = ok or dobon_eligible(s.hands[g, seat], s.hand_size[g, seat], top)
+        if ok:
+            s.current[g] = seat
+            s.phase[g] = REACT
+            s.react_from[g] = laid_by
+            s.uno_called[g] = False
+            s.drawn[g] = -1
+            return True
+    return False
+
+
+@njit(cache=True)
+def fold_turn(s, g):
+    """A jump-in takes over the turn (see ``effects.fold_turn``)."""
+    s.pending[g] += s.turn_draw[g]
+    if s.turn_reverse[g] % 2 == 1:
+        s.direction[g] *= -1
+    clear_tally(s, g)
+
+
+@njit(cache=True)
+def dobon(s, g, player):
+    """``player`` declares Dobon: they win; the card goes back to the one who laid it."""
+    loser = s.react_from[g]
+    top = s.top[g]
+    s.discard[g, top] -= 1
+    s.hands[g, loser, top] += 1
+    s.hand_size[g, loser] += 1
+    s.dobon_loser[g] = loser
+    s.round_winner[g] = player
+    s.phase[g] = ROUND_END
+
+
+# --- stage 3: the turn's effects --------------------------------------------------------------
+
+@njit(cache=True)
+def advance(s, r, g, player, first_card):
+    """Apply the turn's tally for the cards ``player`` laid, and move to the next decision."""
+    top = np.int64(s.top[g])
+    out = s.hand_size[g, player] == 0
+    if not first_card and (r.seven_zero or r.in_deck[SWAP]):
+        wants = not s.targeted[g] and not out and (
+            top == SWAP or (r.seven_zero and KIND_NUMBER[top] == 7))
+        if wants:
+            s.current[g] = player
+            s.phase[g] = CHOOSE_TARGET
+            return
+    if s.turn_reverse[g] % 2 == 1:
+        s.direction[g] *= -1
+    if not first_card and r.seven_zero and not out and KIND_NUMBER[top] == 0:
+        rotate_hands(s, r, g)
+    if not first_card and r.in_deck[SHUFFLE] and not out and top == SHUFFLE:
+        shuffle_hands(s, r, g, player)
+    k = np.int64(s.turn_skip[g])
+    offset = 1 if k == 0 else 2 * k if r.multi_skip == MULTI_SKIP_EACH else k + 1
+    responding = s.pending[g] > 0
+    if r.stack_skip == STACK_SKIP_PASS_ON and responding and IS_SKIP[top]:
+        offset = 1
+    if r.has_skip_all and KIND_SYMBOL[top] == SYM_SKIP_ALL:
+        offset = 0
+    total = np.int64(s.pending[g]) + s.turn_draw[g]
+    if r.stack_wild_cancels and responding and top == WILD:
+        total = 0
+    clear_tally(s, g)
+    if out:
+        went_out(s, r, g, player, offset, total)
+        return
+    target = next_seat(s, r, g, player, offset, total)
+    if top == ROULETTE and r.in_deck[ROULETTE]:
+        start_turn(s, g, target)
+        s.phase[g] = CHOOSE_COLOR
+        s.roulette[g] = True
+    elif total > 0:
+        impose(s, r, g, target, total)
+    else:
+        reset_chain(s, g)
+        start_turn(s, g, target)
+
+
+@njit(cache=True)
+def next_seat(s, r, g, player, offset, total):
+    """The seat ``offset`` turns on; a penalty never comes back to the player who laid it."""
+    seat = seat_after(s, r, g, player, offset)
+    if total > 0 and seat == player:
+        seat = seat_after(s, r, g, player, 1)
+    return seat
+
+
+@njit(cache=True)
+def impose(s, r, g, victim, total):
+    """``victim`` faces a draw penalty: a decision if they can answer it, else drawn at once."""
+    start_turn(s, g, victim)
+    s.phase[g] = RESPOND
+    s.pending[g] = total
+    can = s.attacker[g] >= 0
+    if not can and r.can_stack:
+        can = can_answer(r, s.hands[g, victim], s.hand_size[g, victim], np.int64(s.top[g]),
+                         np.int64(s.color[g]), s.chain_first[g], s.chain_last[g])
+    if not can:
+        take_penalty(s, r, g, victim)
+
+
+@njit(cache=True)
+def take_penalty(s, r, g, victim):
+    """The victim draws the whole pending total and loses the turn."""
+    draw_cards(s, g, victim, s.pending[g])
+    reset_chain(s, g)
+    end_turn(s, r, g, victim)
+
+
+@njit(cache=True)
+def went_out(s, r, g, player, offset, total):
+    """``player`` has no cards left: the target of the last card still draws its penalty."""
+    target = next_seat(s, r, g, player, offset, total)
+    if total > 0:
+        draw_cards(s, g, target, total)
+    reset_chain(s, g)
+    if r.end == END_FIRST_OUT:
+        s.round_winner[g] = player
+        s.phase[g] = ROUND_END
+        return
+    s.place[g, player] = s.num_out[g]
+    s.num_out[g] += 1
+    s.active[g, player] = False
+    if active_count(s, r, g) <= 1:
+        close_last_standing(s, r, g)
+        return
+    nxt = target
+    if total > 0 or not s.active[g, nxt]:
+        nxt = seat_after(s, r, g, nxt, 1)
+    start_turn(s, g, nxt)
+
+
+@njit(cache=True)
+def close_last_standing(s, r, g):
+    """Give the players still in the round the next places, and end it."""
+    for seat in range(r.num_players):
+        if s.active[g, seat]:
+            s.place[g, seat] = s.num_out[g]
+            s.num_out[g] += 1
+            s.active[g, seat] = False
+    s.round_winner[g] = np.argmin(s.place[g])
+    s.phase[g] = ROUND_END
+
+
+# --- specials ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def swap_hands(s, g, a, b):
+    for k in range(NUM_KINDS):
+        held = s.hands[g, a, k]
+        s.hands[g, a, k] = s.hands[g, b, k]
+        s.hands[g, b, k] = held
+    size = s.hand_size[g, a]
+    s.hand_size[g, a] = s.hand_size[g, b]
+    s.hand_size[g, b] = size
+
+
+@njit(cache=True)
+def rotate_hands(s, r, g):
+    """Every hand passes to the next player in the current direction."""
+    hands = s.hands[g].copy()
+    sizes = s.hand_size[g].copy()
+    for seat in range(r.num_players):
+        if s.active[g, seat]:
+            to = seat_after(s, r, g, seat, 1)
+            for k in range(NUM_KINDS):
+                s.hands[g, to, k] = hands[seat, k]
+            s.hand_size[g, to] = sizes[seat]
+
+
+@njit(cache=True)
+def shuffle_hands(s, r, g, player):
+    """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
+    p = r.num_players
+    total = 0
+    for seat in range(p):
+        total += s.hand_size[g, seat]
+    order = shuffle_order(s, g, total)
+    by_kind = np.empty(total, np.int64)
+    i = 0
+    for k in range(NUM_KINDS):
+        for seat in range(p):
+            for _ in range(s.hands[g, seat, k]):
+                by_kind[i] = k
+                i += 1
+    live = active_count(s, r, g)
+    seats = np.empty(p, np.int64)   # clockwise order of the players still in
+    seat = player
+    for i in range(p):
+        seat = seat_toward(s, r, g, seat, 1, 1)
+        seats[i] = seat
+    s.hands[g] = 0
+    for i in range(total):
+        s.hands[g, seats[i % live], by_kind[order[i]]] += 1
+    for seat in range(p):
+        s.hand_size[g, seat] = s.hands[g, seat].sum()
+
+
+@njit(cache=True)
+def roulette_draw(s, r, g, player, color):
+    """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
+    draw_until(s, g, player, COLOR_OF[color])
+    s.roulette[g] = False
+    end_turn(s, r, g, player)
+
+
+@njit(cache=True)
+def eliminate(s, r, g):
+    """Mercy rule: players holding ``mercy_limit`` or more cards leave the round; their cards
+    go under the draw pile, in random order."""
+    p = r.num_players
+    over = np.zeros(p, np.bool_)
+    hit = 0
+    for seat in range(p):
+        over[seat] = s.active[g, seat] and s.hand_size[g, seat] >= r.mercy_limit
+        hit += over[seat]
+    if hit:
+        compact_pile(s, g)
+        counts = np.zeros(NUM_KINDS, np.int64)
+        for seat in range(p):
+            if over[seat]:
+                for k in range(NUM_KINDS):
+                    counts[k] += s.hands[g, seat, k]
+        write_shuffled(s, g, counts, np.int64(s.deck_len[g]))
+        rank = 0
+        for seat in range(p):
+            if over[seat]:
+                s.hands[g, seat] = 0
+                s.hand_size[g, seat] = 0
+                s.active[g, seat] = False
+                s.place[g, seat] = p - 1 - s.num_eliminated[g] - rank
+                rank += 1
+        s.num_eliminated[g] += hit
+        seat = s.current[g]
+        if over[seat] and s.phase[g] != ROUND_END:
+            reset_chain(s, g)
+            end_turn(s, r, g, seat)
+    if active_count(s, r, g) <= 1 and s.phase[g] != ROUND_END:
+        if r.end == END_LAST_STANDING:
+            close_last_standing(s, r, g)
+        else:
+            s.round_winner[g] = np.argmax(s.active[g])
+            s.phase[g] = ROUND_END
+
+
+@njit(cache=True)
+def compact_pile(s, g):
+    """Move the pile's remaining cards to the front of its array."""
+    pos = s.deck_pos[g]
+    n = s.deck_len[g] - pos
+    for i in range(n):
+        s.deck[g, i] = s.deck[g, pos + i]
+    s.deck[g, n:] = 0
+    s.deck_pos[g] = 0
+    s.deck_len[g] = n

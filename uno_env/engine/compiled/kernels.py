@@ -1,0 +1,161 @@
+"""Batch entry points of the compiled backend: one compiled loop over the listed games.
+
+Each kernel takes the state and the rules as structs (see ``layout``) and the
+indices of the games to work on; the engine's public methods call them through
+:class:`NumbaBackend`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...actions import NUM_ACTIONS
+from ...rules import Rules
+from ..observe import OBS_SIZE
+from ..state import ROUND_END, State
+from .layout import rules_struct, state_struct
+from .legal import legal_row
+from .observe import observe_row
+from .rounds import end_round, new_round
+from .step import apply_action
+
+
+@njit(cache=True)
+def decide(s, r, g, action, rewards):
+    """One decision in game ``g``: apply it, count it, end the round or truncate."""
+    apply_action(s, r, g, action)
+    s.turns[g] += 1
+    if s.phase[g] == ROUND_END:
+        end_round(s, r, g, rewards)
+    if s.turns[g] >= r.max_turns and not s.done[g]:
+        s.done[g] = True
+        s.truncated[g] = True
+
+
+@njit(cache=True)
+def play_forced(s, r, g, rewards):
+    """With ``auto_forced``, play every decision that has a single legal action."""
+    if not r.auto_forced:
+        return
+    mask = np.empty(NUM_ACTIONS, np.bool_)
+    for _ in range(10 * r.max_turns):
+        legal_row(s, r, g, mask)
+        if mask.sum() != 1:
+            return
+        decide(s, r, g, np.argmax(mask), rewards)
+
+
+@njit(cache=True)
+def legal_masks(s, r, games, out):
+    for i in range(games.size):
+        legal_row(s, r, games[i], out[i])
+
+
+@njit(cache=True)
+def step_games(s, r, games, actions, rewards, masks):
+    """Check every action first; if all running games' actions are legal, apply them.
+
+    ``masks`` is the legal mask of every game when the caller has it (else it has
+    no rows and each listed game's mask is computed). Returns -1, or the position
+    in ``games`` of the first illegal action (and then changes nothing). Finished
+    games are skipped.
+    """
+    mask = np.empty(NUM_ACTIONS, np.bool_)
+    for i in range(games.size):
+        g = games[i]
+        if s.done[g]:
+            continue
+        a = actions[i]
+        if a < 0 or a >= NUM_ACTIONS:
+            return i
+        if masks.shape[0] > 0:
+            if not masks[g, a]:
+                return i
+        else:
+            legal_row(s, r, g, mask)
+            if not mask[a]:
+                return i
+    for i in range(games.size):
+        g = games[i]
+        if not s.done[g]:
+            decide(s, r, g, actions[i], rewards[g])
+            play_forced(s, r, g, rewards[g])
+    return -1
+
+
+@njit(cache=True)
+def reset_games(s, r, games, keys):
+    unused = np.zeros(r.num_players, np.float32)
+    for i in range(games.size):
+        g = games[i]
+        s.key[g] = keys[i]
+        s.counter[g] = 0
+        s.scores[g, :] = 0
+        s.round_points[g, :] = 0
+        s.rounds_played[g] = 0
+        s.done[g] = False
+        s.truncated[g] = False
+        s.winner[g] = -1
+        s.round_winner[g] = -1
+        new_round(s, r, g, True)
+        play_forced(s, r, g, unused)
+
+
+@njit(cache=True)
+def observe_games(s, r, games, players, out):
+    for i in range(games.size):
+        observe_row(s, r, games[i], players[i], out[i])
+
+
+_NO_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
+_NO_MASKS.flags.writeable = False   # the engine's cached mask is read-only: one signature
+
+
+class NumbaBackend:
+    """The compiled twin of the numpy engine functions, for one rule set.
+
+    Works in place on a :class:`State`'s arrays; every method takes the indices of
+    the games to work on (``int64[n]``).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+        self.rules = rules_struct(rules)
+        self._state: State | None = None
+        self._struct: object = None
+
+    def __getstate__(self) -> dict:
+        """Pickled as its rules: the structs are rebuilt on loading."""
+        return {"rules": self._rules}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["rules"])
+
+    def _arrays(self, state: State) -> object:
+        if state is not self._state:
+            self._state, self._struct = state, state_struct(state)
+        return self._struct
+
+    def legal_mask(self, state: State, games: np.ndarray) -> np.ndarray:
+        out = np.empty((games.size, NUM_ACTIONS), bool)
+        legal_masks(self._arrays(state), self.rules, games, out)
+        return out
+
+    def step(self, state: State, games: np.ndarray, actions: np.ndarray,
+             rewards: np.ndarray, masks: np.ndarray | None = None) -> int:
+        """Apply the actions of the running games, or none: returns -1 or the first illegal.
+
+        ``masks``: the current legal mask of every game, if known (saves recomputing it).
+        """
+        if masks is None:
+            masks = _NO_MASKS
+        return step_games(self._arrays(state), self.rules, games, actions, rewards, masks)
+
+    def reset(self, state: State, games: np.ndarray, keys: np.ndarray) -> None:
+        reset_games(self._arrays(state), self.rules, games, keys)
+
+    def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
+        out = np.empty((games.size, OBS_SIZE), np.float32)
+        observe_games(self._arrays(state), self.rules, games, players, out)
+        return out

@@ -1,0 +1,120 @@
+"""How the compiled kernels see the engine: the state and the rules as two structs.
+
+The kernels work on the very arrays of :class:`~uno_env.engine.state.State`, so a
+game can move between the numpy and the compiled backend at any decision. The
+state and the rules each cross into compiled code as one numba ``StructRef`` (a
+single pointer: cheap to pass and quick to compile, unlike a tuple of ~50
+arrays), so kernel code reads ``s.hands[g, p, k]`` and ``r.multi_play == MULTI_NONE``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import numpy as np
+from numba import types
+from numba.experimental import structref
+
+from ...cards import DECKS, NUM_KINDS, POINTS_TABLES
+from ...rules import CHOICES, Rules
+from ..legal import MATCH, tables
+from ..observe import rules_vector
+from ..state import State
+
+STATE_FIELDS = tuple(f.name for f in fields(State))
+RULE_FIELDS = tuple(f.name for f in fields(Rules))
+
+#: The rules inside compiled code: every option (choices as their index in
+#: ``CHOICES``), a few derived flags, and the lookup tables.
+RULES_STRUCT_FIELDS = RULE_FIELDS + (
+    "can_stack", "has_discard_all", "has_skip_all",
+    "matches",      # bool[C, K, K]  MATCH[color, top, kind]
+    "compat",       # bool[K, K]     multi-play: may kind b follow kind a
+    "respond",      # bool[K, K]     may draw card b answer a chain whose last card is a
+    "same_family",  # bool[K+1, K]   stack_no_mixing (row K: no chain yet)
+    "group",        # int64[K]       multi-play group of each kind (-1: none)
+    "deck_counts",  # int64[K]       cards of each kind in the deck
+    "point_values",  # int64[K]      points of each kind under the ``points`` option
+    "in_deck",      # bool[K]        the deck holds the kind
+    "rules_vec",    # float32[R]     the ``rules`` view of the observation
+)
+
+
+@structref.register
+class _StateType(types.StructRef):
+    def preprocess_fields(self, members):
+        return tuple((name, types.unliteral(t)) for name, t in members)
+
+
+@structref.register
+class _RulesType(types.StructRef):
+    def preprocess_fields(self, members):
+        return tuple((name, types.unliteral(t)) for name, t in members)
+
+
+class StateStruct(structref.StructRefProxy):
+    """The fields of State, in order (see ``state.py``)."""
+
+
+class RulesStruct(structref.StructRefProxy):
+    """The fields of :data:`RULES_STRUCT_FIELDS`."""
+
+
+structref.define_proxy(StateStruct, _StateType, list(STATE_FIELDS))
+structref.define_proxy(RulesStruct, _RulesType, list(RULES_STRUCT_FIELDS))
+
+
+def code(option: str, value: str) -> int:
+    """The number a choice option's value has inside compiled code."""
+    return CHOICES[option].index(value)
+
+
+FIRST_CARD_OFFICIAL = code("first_card", "official")
+FIRST_CARD_BURY = code("first_card", "bury_non_number")
+LEFT_OF_DEALER = code("first_player", "left_of_dealer")
+DEALER_RANDOM = code("dealer", "random")
+DEALER_ROTATE = code("dealer", "rotate")
+DRAW_ONE_THEN_PASS = code("draw_rule", "one_then_pass")
+DRAW_UNTIL_MAY = code("draw_rule", "until_playable_may_play")
+DRAW_UNTIL_MUST = code("draw_rule", "until_playable_must_play")
+WD4_COLOR = code("wd4_restriction", "color")
+WD4_ANY = code("wd4_restriction", "none")
+GUILTY_OFFENDER_DRAWS = code("challenge_guilty", "offender_draws")
+D2_ON_D4_NEVER = code("stack_draw2_on_draw4", "never")
+D2_ON_D4_MATCHING = code("stack_draw2_on_draw4", "matching_color")
+D2_ON_D4_ANY = code("stack_draw2_on_draw4", "any")
+STACK_SKIP_NONE = code("stack_skip", "none")
+STACK_SKIP_PASS_ON = code("stack_skip", "pass_on")
+MULTI_NONE = code("multi_play", "none")
+MULTI_SKIP_EACH = code("multi_skip", "each")
+FINISH_ALLOWED = code("finish_on_action", "allowed")
+FINISH_DRAW1 = code("finish_on_action", "forbidden_draw1")
+END_FIRST_OUT = code("end", "first_out")
+END_LAST_STANDING = code("end", "last_standing")
+SCORING_ZERO_SUM = code("scoring", "zero_sum")
+SCORING_CARD_COUNT = code("scoring", "card_count")
+SCORING_RANK = code("scoring", "rank")
+SCORING_NONE = code("scoring", "none")
+REWARD_POINTS = code("reward", "points")
+REWARD_RANK = code("reward", "rank")
+
+
+def rules_struct(rules: Rules) -> RulesStruct:
+    """The rules as the struct the kernels take (built once per engine)."""
+    t = tables(rules)
+    options = []
+    for name in RULE_FIELDS:
+        value = getattr(rules, name)
+        options.append(code(name, value) if name in CHOICES else int(value))
+    same_family = np.ascontiguousarray(t.same_family)
+    assert same_family.shape == (NUM_KINDS + 1, NUM_KINDS)
+    return RulesStruct(*options, t.can_stack, t.has_discard_all, t.has_skip_all,
+            np.ascontiguousarray(MATCH), np.ascontiguousarray(t.compat),
+            np.ascontiguousarray(t.respond), same_family, t.group.astype(np.int64),
+            DECKS[rules.deck].astype(np.int64), POINTS_TABLES[rules.points].astype(np.int64),
+            np.ascontiguousarray(t.in_deck), rules_vector(rules))
+
+
+def state_struct(state: State) -> StateStruct:
+    """The state's arrays as the struct the kernels take (the arrays are shared)."""
+    return StateStruct(*(getattr(state, name) for name in STATE_FIELDS))

@@ -1,0 +1,215 @@
+"""Legal actions of one game (twin of ``engine/legal.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...actions import (
+    CATCH,
+    CHALLENGE,
+    COLOR_BASE,
+    DOBON,
+    DRAW,
+    PASS,
+    PLAY_WILD_BASE,
+    TARGET_BASE,
+    UNO,
+)
+from ...cards import (
+    IS_NUMBER,
+    IS_WILD,
+    KIND_COLOR,
+    KIND_SYMBOL,
+    NUM_COLORED_KINDS,
+    NUM_COLORED_SYMBOLS,
+    NUM_COLORS,
+    NUM_KINDS,
+    POINTS_HOUSE,
+    SYM_REVERSE,
+    SYM_SKIP,
+)
+from ..legal import IS_D2, IS_D4, IS_DOBON_BLOCKED, IS_REVERSE, IS_SKIP, WD4, WILD
+from ..state import (
+    AFTER_DRAW,
+    CHOOSE_COLOR,
+    CHOOSE_TARGET,
+    FORCED_PLAY,
+    MULTI,
+    REACT,
+    RESPOND,
+    TURN,
+)
+from .layout import (
+    D2_ON_D4_MATCHING,
+    DRAW_UNTIL_MUST,
+    FINISH_ALLOWED,
+    MULTI_NONE,
+    STACK_SKIP_NONE,
+    WD4_ANY,
+    WD4_COLOR,
+)
+
+
+@njit(cache=True)
+def wd4_permitted(r, hand, color, top):
+    """Whether the restriction allows laying a Wild Draw Four from ``hand``."""
+    if r.wd4_restriction == WD4_ANY:
+        return True
+    if r.wd4_restriction == WD4_COLOR:
+        for k in range(color * NUM_COLORED_SYMBOLS, (color + 1) * NUM_COLORED_SYMBOLS):
+            if hand[k] > 0:
+                return False
+        return True
+    for k in range(NUM_KINDS):  # playable: no other matching card
+        if k != WD4 and hand[k] > 0 and r.matches[color, top, k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def playable(r, hand, top, color, out):
+    """Kinds of ``hand`` that may be laid on ``top`` (bluffs masked when not allowed)."""
+    for k in range(NUM_KINDS):
+        out[k] = hand[k] > 0 and r.matches[color, top, k]
+    if out[WD4] and not r.wd4_bluff and r.wd4_restriction != WD4_ANY:
+        out[WD4] = wd4_permitted(r, hand, color, top)
+
+
+@njit(cache=True)
+def response_kinds(r, hand, top, color, chain_first, chain_last, out):
+    """Kinds of ``hand`` that may answer a pending draw penalty."""
+    last = max(chain_last, 0)
+    top_symbol = KIND_SYMBOL[top]
+    family = chain_first if chain_first >= 0 else NUM_KINDS
+    for k in range(NUM_KINDS):
+        ok = r.respond[last, k] and chain_last >= 0
+        own_color = KIND_COLOR[k] == color
+        if r.stack_draw2_on_draw4 == D2_ON_D4_MATCHING and not r.stack_no_mixing:
+            ok = ok or (IS_D2[k] and own_color and IS_D4[last])
+        if r.stack_no_mixing:
+            ok = ok and r.same_family[family, k]
+        if r.stack_reverse:
+            ok = ok or (IS_REVERSE[k] and (own_color or top_symbol == SYM_REVERSE))
+        if r.stack_skip != STACK_SKIP_NONE:
+            ok = ok or (IS_SKIP[k] and (own_color or top_symbol == SYM_SKIP))
+        if r.stack_wild_cancels and k == WILD:
+            ok = True
+        out[k] = ok and hand[k] > 0
+
+
+@njit(cache=True)
+def can_answer(r, hand, size, top, color, chain_first, chain_last):
+    """Whether a penalty may be answered with a card from ``hand``."""
+    answers = np.empty(NUM_KINDS, np.bool_)
+    response_kinds(r, hand, top, color, chain_first, chain_last, answers)
+    finish_allowed(r, answers, size)
+    return answers.any()
+
+
+@njit(cache=True)
+def finish_allowed(r, kinds, size):
+    """Drop the last cards ``finish_on_action`` forbids going out on."""
+    if r.finish_on_action != FINISH_ALLOWED and size == 1:
+        for k in range(NUM_KINDS):
+            kinds[k] = kinds[k] and IS_NUMBER[k]
+
+
+@njit(cache=True)
+def dobon_eligible(hand, size, top):
+    """Whether ``hand`` may declare Dobon on ``top``."""
+    total = 0
+    unblocked = False
+    for k in range(NUM_KINDS):
+        total += hand[k] * POINTS_HOUSE[k]
+        if hand[k] > 0 and not IS_DOBON_BLOCKED[k]:
+            unblocked = True
+    return total == POINTS_HOUSE[top] and size >= 2 and unblocked
+
+
+@njit(cache=True)
+def could_reach_one(r, hand, size, kinds, any_play, follow):
+    """Whether a play this turn could leave exactly one card (see ``legal.could_reach_one``)."""
+    if size == 2:
+        return any_play
+    if r.multi_play == MULTI_NONE or size <= 2 or not any_play:
+        return False
+    counts = np.zeros(NUM_KINDS, np.int64)   # cards per group (groups number fewer than K)
+    for k in range(NUM_KINDS):
+        if r.group[k] >= 0:
+            counts[r.group[k]] += hand[k]
+    need = size - 1
+    if follow >= 0:
+        group = r.group[follow]
+        return group >= 0 and counts[group] >= need
+    most = 0
+    for k in range(NUM_KINDS):
+        if kinds[k]:
+            layable = counts[r.group[k]] if r.group[k] >= 0 else 1
+            most = max(most, layable)
+    return most >= need
+
+
+@njit(cache=True)
+def legal_row(s, r, g, mask):
+    """Fill ``mask`` (``bool[A]``) with the legal actions of game ``g``'s acting player."""
+    mask[:] = False
+    if s.done[g]:
+        return
+    player = s.current[g]
+    hand = s.hands[g, player]
+    size = s.hand_size[g, player]
+    phase = s.phase[g]
+    top = np.int64(s.top[g])
+    color = np.int64(s.color[g])
+    kinds = np.zeros(NUM_KINDS, np.bool_)
+    if phase in (TURN, AFTER_DRAW):
+        playable(r, hand, top, color, kinds)
+        if phase == AFTER_DRAW and not r.play_any_after_draw:
+            drawn = s.drawn[g]
+            keep = kinds[drawn]
+            kinds[:] = False
+            kinds[drawn] = keep
+    elif phase == FORCED_PLAY:
+        for k in range(NUM_KINDS):
+            kinds[k] = (r.matches[s.prev_color[g], s.prev_top[g], k] and s.hidden[g, k]
+                        and k != WD4 and hand[k] > 0)
+    elif phase == RESPOND:
+        if r.can_stack:
+            response_kinds(r, hand, top, color, s.chain_first[g], s.chain_last[g], kinds)
+    elif phase == MULTI:
+        for k in range(NUM_KINDS):
+            kinds[k] = r.compat[top, k] and hand[k] > 0
+    elif phase == REACT and r.jump_in:
+        kinds[top] = hand[top] > 0 and not IS_WILD[top]
+    finish_allowed(r, kinds, size)
+    any_play = False
+    for k in range(NUM_COLORED_KINDS):
+        mask[k] = kinds[k]
+        any_play = any_play or kinds[k]
+    for k in range(NUM_COLORED_KINDS, NUM_KINDS):
+        if kinds[k]:
+            any_play = True
+            base = PLAY_WILD_BASE + NUM_COLORS * (k - NUM_COLORED_KINDS)
+            for c in range(NUM_COLORS):
+                mask[base + c] = True
+    mask[DRAW] = (phase == TURN and (r.draw_when_playable or not any_play)) or phase == RESPOND
+    mask[PASS] = phase in (MULTI, REACT) or phase == AFTER_DRAW and r.draw_rule != DRAW_UNTIL_MUST
+    if r.challenge:
+        mask[CHALLENGE] = phase == RESPOND and s.attacker[g] >= 0
+    if phase == CHOOSE_COLOR:
+        for c in range(NUM_COLORS):
+            mask[COLOR_BASE + c] = True
+    p = r.num_players
+    if phase == CHOOSE_TARGET:
+        for k in range(1, p):
+            mask[TARGET_BASE + k - 1] = s.active[g, (player + k) % p]
+    if phase == REACT and r.dobon:
+        mask[DOBON] = dobon_eligible(hand, size, top)
+    if r.uno_penalty > 0:
+        follow = top if (phase == MULTI and r.multi_play != MULTI_NONE) else -1
+        mask[UNO] = not s.uno_called[g] and could_reach_one(r, hand, size, kinds, any_play,
+                                                            follow)
+        offender = s.uno_offender[g]
+        if offender >= 0:
+            mask[CATCH] = offender != player and s.hand_size[g, offender] == 1

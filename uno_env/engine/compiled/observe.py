@@ -1,0 +1,69 @@
+"""The observation of one game by one player (twin of ``engine/observe.py``)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...cards import NUM_COLORS, NUM_KINDS
+from ..observe import VIEW_SLICES
+from ..state import NUM_PHASES
+
+_HAND = VIEW_SLICES["hand"].start
+_TOP = VIEW_SLICES["top"].start
+_COLOR = VIEW_SLICES["color"].start
+_PHASE = VIEW_SLICES["phase"].start
+_PENDING = VIEW_SLICES["pending_draw"].start
+_DIRECTION = VIEW_SLICES["direction"].start
+_ACTING = VIEW_SLICES["acting_seat"].start
+_DRAWN = VIEW_SLICES["drawn"].start
+_UNO_CALLED = VIEW_SLICES["uno_called"].start
+_HAND_SIZES = VIEW_SLICES["hand_sizes"].start
+_PRESENT = VIEW_SLICES["seats_present"].start
+_EXPOSED = VIEW_SLICES["uno_exposed"].start
+_OWN_SIZE = VIEW_SLICES["own_hand_size"].start
+_DISCARDS = VIEW_SLICES["discards"].start
+_DRAW_PILE = VIEW_SLICES["draw_pile"].start
+_SCORES = VIEW_SLICES["scores"].start
+_PARTNER = VIEW_SLICES["partner_hand"].start
+_RULES = VIEW_SLICES["rules"].start
+assert NUM_COLORS == 4
+
+
+@njit(cache=True)
+def observe_row(s, r, g, player, out):
+    """Write game ``g`` as seen by ``player`` into ``out`` (``float32[OBS_SIZE]``)."""
+    p = r.num_players
+    out[:] = 0.0
+    for i in range(r.rules_vec.size):
+        out[_RULES + i] = r.rules_vec[i]
+    for k in range(NUM_KINDS):
+        out[_HAND + k] = s.hands[g, player, k]
+        out[_DISCARDS + k] = s.discard[g, k]
+    out[_TOP + s.top[g]] = 1.0
+    out[_COLOR + s.color[g]] = 1.0
+    out[_PHASE + min(s.phase[g], NUM_PHASES - 1)] = 1.0
+    out[_PENDING] = s.pending[g]
+    out[_DIRECTION] = s.direction[g]
+    current = s.current[g]
+    out[_ACTING + (current - player) % p] = 1.0
+    if current == player:
+        if s.drawn[g] >= 0:
+            out[_DRAWN + s.drawn[g]] = 1.0
+        out[_UNO_CALLED] = s.uno_called[g]
+    for o in range(1, p):
+        seat = (player + o) % p
+        out[_HAND_SIZES + o - 1] = s.hand_size[g, seat]
+        out[_PRESENT + o - 1] = s.active[g, seat]
+    offender = s.uno_offender[g]
+    if offender >= 0:
+        rel = (offender - player) % p
+        if rel > 0:
+            out[_EXPOSED + rel - 1] = 1.0
+    out[_OWN_SIZE] = s.hand_size[g, player]
+    out[_DRAW_PILE] = s.deck_len[g] - s.deck_pos[g]
+    for o in range(p):
+        out[_SCORES + o] = s.scores[g, (player + o) % p] / 100.0
+    if r.teams:
+        partner = (player + 2) % p
+        for k in range(NUM_KINDS):
+            out[_PARTNER + k] = s.hands[g, partner, k]

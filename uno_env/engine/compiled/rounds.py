@@ -1,0 +1,156 @@
+"""Rounds of one game: deal and first card, scoring, the end of a round or episode
+(twin of ``engine/rounds.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...cards import IS_WILD, KIND_COLOR, KIND_SYMBOL, SYM_REVERSE
+from ..state import CHOOSE_COLOR
+from .deal import choose_dealer, deal, flip_first_card
+from .effects import advance, clear_tally, seat_after, start_turn, tally
+from .layout import (
+    LEFT_OF_DEALER,
+    REWARD_POINTS,
+    REWARD_RANK,
+    SCORING_CARD_COUNT,
+    SCORING_NONE,
+    SCORING_RANK,
+    SCORING_ZERO_SUM,
+)
+
+
+@njit(cache=True)
+def new_round(s, r, g, first_round):
+    """Choose the dealer, deal, and open the round."""
+    choose_dealer(s, r, g, first_round)
+    deal(s, r, g)
+    clear_round(s, g)
+    open_round(s, r, g)
+
+
+@njit(cache=True)
+def clear_round(s, g):
+    """Reset the per-round fields (not the cards)."""
+    s.direction[g] = 1
+    s.pending[g] = 0
+    s.uno_offender[g] = -1
+    s.uno_called[g] = False
+    s.attacker[g] = -1
+    s.wd4_guilty[g] = False
+    s.prev_top[g] = 0
+    s.prev_color[g] = 0
+    s.hidden[g, :] = False
+    s.turns[g] = 0
+    s.round_winner[g] = -1
+    s.active[g, :] = True
+    s.place[g, :] = -1
+    s.num_out[g] = 0
+    s.num_eliminated[g] = 0
+    clear_tally(s, g)
+    s.targeted[g] = False
+    s.chain_first[g] = -1
+    s.chain_last[g] = -1
+    s.react_from[g] = -1
+    s.top_player[g] = -1
+    s.fed[g] = -1
+    s.dobon_loser[g] = -1
+    s.roulette[g] = False
+    s.drawn[g] = -1
+
+
+@njit(cache=True)
+def open_round(s, r, g):
+    """Flip the first card and apply it as if the player before the starter had played it."""
+    flip_first_card(s, r, g)
+    top = np.int64(s.top[g])
+    wild = IS_WILD[top]
+    s.color[g] = 0 if wild else KIND_COLOR[top]
+    dealer = s.dealer[g]
+    virtual = dealer if r.first_player == LEFT_OF_DEALER else (dealer - 1) % r.num_players
+    if not wild:
+        tally(s, r, g, top, True)
+    advance(s, r, g, virtual, True)
+    if wild:
+        start_turn(s, g, seat_after(s, r, g, virtual, 1))
+        s.phase[g] = CHOOSE_COLOR
+    if KIND_SYMBOL[top] == SYM_REVERSE:
+        start_turn(s, g, virtual)
+
+
+@njit(cache=True)
+def score_round(s, r, g, points):
+    """Write the points of the round just ended into ``points[P]``."""
+    p = r.num_players
+    points[:] = 0
+    if r.scoring == SCORING_NONE:
+        return
+    if r.scoring == SCORING_RANK:
+        for seat in range(p):
+            points[seat] = p - 1 - s.place[g, seat]
+        return
+    winner = s.round_winner[g]
+    left = np.zeros(p, np.int64)
+    for seat in range(p):
+        if r.scoring == SCORING_CARD_COUNT:
+            left[seat] = s.hand_size[g, seat]
+        else:
+            for k in range(r.point_values.size):
+                left[seat] += s.hands[g, seat, k] * r.point_values[k]
+    left[winner] = 0
+    if r.teams:
+        left[(winner + 2) % p] = 0
+    loser = s.dobon_loser[g]
+    if loser >= 0:
+        left[loser] *= 2
+    if r.scoring == SCORING_ZERO_SUM:
+        for seat in range(p):
+            points[seat] = -left[seat]
+    points[winner] = left.sum()
+    fed = s.fed[g]
+    if r.feed_penalty and fed >= 0 and fed != winner and loser < 0:
+        points[fed] -= r.feed_penalty
+        points[winner] += r.feed_penalty
+
+
+@njit(cache=True)
+def episode_rewards(s, r, g, rewards):
+    """Add the episode's rewards (``reward`` option "win" or "rank") to ``rewards[P]``."""
+    p = r.num_players
+    winner = s.winner[g]
+    for seat in range(p):
+        if r.reward == REWARD_RANK:
+            value = 1.0 - 2.0 * s.place[g, seat] / (p - 1)
+        elif r.teams:
+            value = 1.0 if seat % 2 == winner % 2 else -1.0
+        else:
+            value = 1.0 if seat == winner else -1.0 / (p - 1)
+        rewards[seat] += np.float32(value)
+
+
+@njit(cache=True)
+def end_round(s, r, g, rewards):
+    """Score the round that ended, then end the episode or deal the next round of a match."""
+    p = r.num_players
+    points = np.zeros(p, np.int64)
+    score_round(s, r, g, points)
+    for seat in range(p):
+        s.round_points[g, seat] = points[seat]
+        s.scores[g, seat] += points[seat]
+    s.rounds_played[g] += 1
+    if r.reward == REWARD_POINTS:
+        for seat in range(p):
+            rewards[seat] += points[seat]
+    over = True
+    if r.match:
+        over = s.scores[g].max() >= r.target_score
+        if r.rounds:
+            over = over or s.rounds_played[g] >= r.rounds
+    if over:
+        s.done[g] = True
+        s.winner[g] = np.argmax(s.scores[g]) if r.match else s.round_winner[g]
+        if r.reward != REWARD_POINTS:
+            episode_rewards(s, r, g, rewards)
+    else:
+        new_round(s, r, g, False)
