@@ -38,6 +38,10 @@ class Agent(ABC):
     #: False for agents that ignore their observations (envs may then pass zeros
     #: instead of building them, which saves time in large batches).
     uses_observations: bool = True
+    #: True for agents that pick uniformly among the legal actions: envs over a
+    #: compiled engine may then play them inside compiled code
+    #: (:meth:`uno_env.Engine.play_random`), with their own random stream.
+    plays_uniformly: bool = False
 
     @abstractmethod
     def act(self, observations: np.ndarray, masks: np.ndarray,

@@ -17,6 +17,7 @@ class RandomAgent(Agent):
 
     name = "random"
     uses_observations = False
+    plays_uniformly = True
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:

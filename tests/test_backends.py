@@ -116,3 +116,52 @@ def test_backend_choice(monkeypatch):
     assert Engine().backend == "numba"   # the default when numba is installed
     with pytest.raises(ValueError, match="unknown backend 'cython'"):
         Engine(backend="cython")
+
+
+# --- random play inside the compiled engine ----------------------------------------------------
+
+def test_play_random_stops_at_the_given_seat_and_keeps_cards():
+    rules = Rules.preset("official", num_players=4)
+    eng = Engine(rules, 64, seed=3, backend="numba")
+    until = (eng.current_player + 2) % 4
+    streams = np.zeros((64, 2), np.uint64)
+    streams[:, 0] = np.arange(64)
+    rewards = eng.play_random(np.arange(64), until, streams)
+    running = ~eng.done
+    assert (eng.current_player[running] == until[running]).all()
+    assert (streams[:, 1] >= 1).all()            # a Skip can hand the turn on at once
+    np.testing.assert_array_equal(eng.census(), np.broadcast_to(
+        eng.deck_composition(), (64, eng.deck_composition().size)))
+    assert (rewards[running] == 0).all()
+    assert np.allclose(rewards[~running].sum(axis=1), 0)
+
+
+def test_play_random_picks_uniformly():
+    """4000 copies of one position: R1, R2 or a draw (of a B7, then pass), a third each."""
+    rules = Rules.preset("official", num_players=2, uno_penalty=0)
+    one = Engine.from_setup(rules, hands=[["R1", "R2", "B5"], ["G3"] * 2 + ["Y4"] * 2],
+                            top="R9", deck=["B7"], backend="numba")
+    assert one.legal_action_names(0) == ["play R1", "play R2", "draw"]
+    n = 4000
+    eng = Engine(rules, n, backend="numba")
+    for field in dataclasses.fields(eng.state):
+        getattr(eng.state, field.name)[:] = getattr(one.state, field.name)[0]
+    before = eng.state.hands[0, 0].astype(int)
+    streams = np.zeros((n, 2), np.uint64)
+    streams[:, 0] = np.arange(n, dtype=np.uint64) * 7919
+    eng.play_random(np.arange(n), np.ones(n, np.int64), streams)
+    change = eng.state.hands[:, 0].astype(int) - before
+    laid = np.where(change.min(axis=1) < 0, change.argmin(axis=1), -1)  # -1: drew
+    _, counts = np.unique(laid, return_counts=True)
+    assert counts.size == 3
+    assert (np.abs(counts - n / 3) < 5 * np.sqrt(n / 3)).all()
+
+
+def test_play_random_needs_the_compiled_backend_and_checks_its_input():
+    with pytest.raises(NotImplementedError, match="numba"):
+        Engine(backend="numpy").play_random([0], [1], np.zeros((1, 2), np.uint64))
+    eng = Engine(num_games=2, backend="numba")
+    with pytest.raises(ValueError, match="until"):
+        eng.play_random([0, 1], [1], np.zeros((2, 2), np.uint64))
+    with pytest.raises(ValueError, match="streams"):
+        eng.play_random([0, 1], [1, 1], np.zeros((2, 2), np.int64))

@@ -94,6 +94,9 @@ class LearnerCore:
         self.illegal_reward = float(illegal_reward)
         self.rng = np.random.default_rng(seed)
         self.engine = Engine(rules, self.num_games, self._engine_seed(seed))
+        # uniformly random opponents play inside the compiled engine, one call a step
+        self._compiled_opponents = self.engine.can_play_random and all(
+            getattr(a, "plays_uniformly", False) for a in self.opponents)
         self.seats = self._first_seats()
         self.forfeit = np.zeros(self.num_games, bool)
         self._ar = np.arange(self.num_games)
@@ -101,6 +104,19 @@ class LearnerCore:
 
     def _engine_seed(self, seed: int | None) -> int:
         return int(seed) if seed is not None else int(self.rng.integers(2**62))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The opponents' generator."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, generator: np.random.Generator) -> None:
+        """Set the generator, and draw from it new random streams (key, counter per game)
+        for uniformly random opponents played inside the compiled engine."""
+        self._rng = generator
+        self.streams = np.zeros((self.num_games, 2), np.uint64)
+        self.streams[:, 0] = generator.integers(2**63, size=self.num_games, dtype=np.uint64)
 
     def _first_seats(self) -> np.ndarray:
         n, p = self.num_games, self.num_players
@@ -213,10 +229,16 @@ class LearnerCore:
         Such a step changes only the games it lists, so the next round's games
         are among this round's and the rewards come from those rows. With
         ``auto_forced`` the engine plays forced moves on its own, so every round
-        looks at the whole batch instead.
+        looks at the whole batch instead. Uniformly random opponents over the
+        compiled engine play all of it in one call (:meth:`Engine.play_random`).
         """
         s = self.engine.state
         seats = self.seats
+        if self._compiled_opponents:
+            idx = self._opponent_turns()
+            if not idx.size:
+                return np.zeros(self.num_games, np.float32)
+            return self.engine.play_random(idx, seats[idx], self.streams)[self._ar, seats]
         rewards = np.zeros(self.num_games, np.float32)
         limit = 2 * self.rules.max_turns * self.num_players + 10
         idx = self._opponent_turns()

@@ -46,6 +46,7 @@ from .learner import (
     observation_space,
 )
 from .rules import Rules
+from .simulate import random_legal_actions
 
 try:  # Stable-Baselines3 is an optional dependency (the "train" extra)
     from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
@@ -251,7 +252,7 @@ def bench_vec_env(num_envs: int = 1024, steps: int = 200, num_players: int = 4,
     start = time.perf_counter()
     for _ in range(steps):
         mask = core.action_masks()
-        actions = np.where(mask, rng.random(mask.shape), -1.0).argmax(axis=1)
+        actions = random_legal_actions(mask, rng)
         _, terminated, truncated, _ = core.step(actions)
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:

@@ -211,7 +211,7 @@ class Engine:
         s = self.state
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         if self._kernels is not None:   # checks, then applies (auto_forced moves too)
-            bad = self._kernels.step(s, listed, actions, rewards, self._mask)
+            bad = self._kernels.step(s, listed, actions, rewards, self._known_masks(idx))
             if bad >= 0:
                 raise self._illegal(int(listed[bad]), int(actions[bad]))
             self._invalidate()
@@ -221,6 +221,47 @@ class Engine:
             self._apply(listed[live], actions[live], rewards)
             self._auto_forced(rewards)
         return rewards, self.terminated, s.truncated.copy()
+
+    @property
+    def can_play_random(self) -> bool:
+        """Whether :meth:`play_random` is available (the compiled backend)."""
+        return self._kernels is not None
+
+    def play_random(self, games: np.ndarray, until: np.ndarray, streams: np.ndarray
+                    ) -> np.ndarray:
+        """Uniformly random legal decisions in ``games`` until seat ``until[i]`` is to act.
+
+        The whole opponents' side of a learner's turn in one compiled call: each
+        listed game plays on until its seat ``until[i]`` must decide or the game
+        ends. The picks come from ``streams`` (``uint64[G, 2]``: a key and a
+        counter per game, advanced in place), not from the games' deal streams, so
+        the games stay what their seeds and actions make them. Returns the rewards
+        ``float32[G, P]`` summed over the decisions. Compiled backend only.
+        """
+        if self._kernels is None:
+            raise NotImplementedError("play_random needs the 'numba' backend; this engine "
+                                      "runs on 'numpy'")
+        idx = self._game_indices(games)
+        until = np.asarray(until, np.int64)
+        if until.shape != idx.shape:
+            raise ValueError(f"until must give one seat per game, shape {idx.shape}, "
+                             f"got {until.shape}")
+        if streams.shape != (self.num_games, 2) or streams.dtype != np.uint64:
+            raise ValueError(f"streams must be uint64[{self.num_games}, 2], got "
+                             f"{streams.dtype}{list(streams.shape)}")
+        rewards = np.zeros((self.num_games, self.num_players), np.float32)
+        self._invalidate()
+        self._kernels.play_random(self.state, idx, until, streams, rewards)
+        return rewards
+
+    def _known_masks(self, idx: np.ndarray | None) -> np.ndarray | None:
+        """The cached legal masks of the games ``idx`` (all games for None), if there are."""
+        if idx is None:
+            return self._mask
+        cached = self._sub_mask
+        if cached is not None and np.array_equal(cached[0], idx):
+            return cached[1]
+        return None
 
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state

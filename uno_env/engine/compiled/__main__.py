@@ -15,7 +15,7 @@ from ..core import Engine
 
 
 def warm_up() -> float:
-    """Run every kernel once (reset, masks, observation, both step paths); returns seconds."""
+    """Run every kernel once (reset, masks, observation, steps, random play); returns seconds."""
     start = time.perf_counter()
     engine = Engine(num_games=2, seed=0, backend="numba")
     mask = engine.legal_action_mask()
@@ -24,6 +24,8 @@ def warm_up() -> float:
     engine.step(mask.argmax(axis=1))
     engine.step(engine.legal_action_mask([1]).argmax(axis=1), games=[1])
     engine.reset(games=np.array([0]))
+    streams = np.zeros((2, 2), np.uint64)
+    engine.play_random(np.array([0, 1]), (engine.current_player + 1) % 4, streams)
     return time.perf_counter() - start
 
 

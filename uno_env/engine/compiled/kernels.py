@@ -13,7 +13,9 @@ from numba import njit
 from ...actions import NUM_ACTIONS
 from ...rules import Rules
 from ..observe import OBS_SIZE
+from ..rng import GOLDEN
 from ..state import ROUND_END, State
+from .deal import mix64
 from .layout import rules_struct, state_struct
 from .legal import legal_row
 from .observe import observe_row
@@ -56,8 +58,8 @@ def legal_masks(s, r, games, out):
 def step_games(s, r, games, actions, rewards, masks):
     """Check every action first; if all running games' actions are legal, apply them.
 
-    ``masks`` is the legal mask of every game when the caller has it (else it has
-    no rows and each listed game's mask is computed). Returns -1, or the position
+    ``masks`` holds the legal mask of each listed game when the caller has them
+    (else it has no rows and the masks are computed). Returns -1, or the position
     in ``games`` of the first illegal action (and then changes nothing). Finished
     games are skipped.
     """
@@ -70,7 +72,7 @@ def step_games(s, r, games, actions, rewards, masks):
         if a < 0 or a >= NUM_ACTIONS:
             return i
         if masks.shape[0] > 0:
-            if not masks[g, a]:
+            if not masks[i, a]:
                 return i
         else:
             legal_row(s, r, g, mask)
@@ -82,6 +84,32 @@ def step_games(s, r, games, actions, rewards, masks):
             decide(s, r, g, actions[i], rewards[g])
             play_forced(s, r, g, rewards[g])
     return -1
+
+
+@njit(cache=True)
+def play_random_games(s, r, games, until, streams, rewards):
+    """Uniformly random legal decisions in each listed game until ``until[i]`` is to act.
+
+    ``streams[g] = (key, counter)`` is the game's own random stream for these
+    picks (advanced here), kept apart from the game's deal stream.
+    """
+    mask = np.empty(NUM_ACTIONS, np.bool_)
+    legal = np.empty(NUM_ACTIONS, np.int64)
+    for i in range(games.size):
+        g = games[i]
+        for _ in range(10 * r.max_turns):
+            if s.done[g] or s.current[g] == until[i]:
+                break
+            legal_row(s, r, g, mask)
+            n = 0
+            for a in range(NUM_ACTIONS):
+                if mask[a]:
+                    legal[n] = a
+                    n += 1
+            streams[g, 1] += np.uint64(1)
+            pick = mix64(streams[g, 0] + streams[g, 1] * GOLDEN) % np.uint64(n)
+            decide(s, r, g, legal[np.int64(pick)], rewards[g])
+            play_forced(s, r, g, rewards[g])
 
 
 @njit(cache=True)
@@ -146,7 +174,8 @@ class NumbaBackend:
              rewards: np.ndarray, masks: np.ndarray | None = None) -> int:
         """Apply the actions of the running games, or none: returns -1 or the first illegal.
 
-        ``masks``: the current legal mask of every game, if known (saves recomputing it).
+        ``masks``: the current legal masks of the listed games, if known (saves
+        recomputing them).
         """
         if masks is None:
             masks = _NO_MASKS
@@ -154,6 +183,11 @@ class NumbaBackend:
 
     def reset(self, state: State, games: np.ndarray, keys: np.ndarray) -> None:
         reset_games(self._arrays(state), self.rules, games, keys)
+
+    def play_random(self, state: State, games: np.ndarray, until: np.ndarray,
+                    streams: np.ndarray, rewards: np.ndarray) -> None:
+        """Random legal play in ``games`` until the seats ``until`` act (see the kernel)."""
+        play_random_games(self._arrays(state), self.rules, games, until, streams, rewards)
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
