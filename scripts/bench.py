@@ -61,6 +61,16 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def backend_version() -> str:
+    """The engine's default backend, with numba's version when that is the one."""
+    backend = Engine(num_games=1).backend
+    if backend == "numba":
+        import numba
+
+        return f"numba {numba.__version__}"
+    return backend
+
+
 def load_average() -> str:
     """The 1-minute load average: other work on the machine lowers every number."""
     try:
@@ -295,21 +305,28 @@ def main() -> None:
         ("cores", str(os.cpu_count())),
         ("python", platform.python_version()),
         ("numpy", np.__version__),
+        ("engine backend", backend_version()),
         ("load average (1 min, at start)", load_average()),
         ("date", time.strftime("%Y-%m-%d")),
     ])
 
     rules = Rules.preset("official", num_players=PLAYERS)
+    default = Engine(num_games=1).backend
+    # the default backend at every size; the numpy reference too when it is not the default
+    runs = [(g, default) for g in BATCHES]
+    if default != "numpy":
+        runs += [(BATCHES[0], "numpy"), (BATCHES[-1], "numpy")]
     engine_rows, best = [], 0.0
-    for g in BATCHES:
-        t = measure_throughput(rules, g, seconds=args.seconds, warmup=args.warmup)
-        best = t.decisions_per_second if g == BATCHES[-1] else best
-        engine_rows.append((str(g), f"{t.decisions_per_second:,.0f}",
+    for g, backend in runs:
+        t = measure_throughput(rules, g, seconds=args.seconds, warmup=args.warmup,
+                               backend=backend)
+        best = t.decisions_per_second if (g, backend) == (BATCHES[-1], default) else best
+        engine_rows.append((str(g), backend, f"{t.decisions_per_second:,.0f}",
                             f"{t.games_per_second:,.1f}",
                             f"{1e6 / t.decisions_per_second * g:,.0f}"))
     print_table(f"Engine, official rules, {PLAYERS} players, random legal play "
                 "(mask + observe + step + autoreset)",
-                ("games", "decisions/s", "games/s", "us per step"), engine_rows)
+                ("games", "backend", "decisions/s", "games/s", "us per step"), engine_rows)
 
     try:
         import rlcard  # noqa: F401

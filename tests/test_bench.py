@@ -35,3 +35,9 @@ def test_rlcard_aec_passes_pettingzoo_checkers() -> None:
 def test_vec_env_helpers() -> None:
     pytest.importorskip("stable_baselines3")
     assert bench.time_vec_env(8, seconds=0.05, warmup=0.01) > 0
+
+
+def test_backend_version_names_the_default_backend() -> None:
+    from uno_env.engine.core import BACKENDS
+
+    assert bench.backend_version().split()[0] in BACKENDS

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from .engine.core import default_backend
 from .rules import PRESET_SOURCES, PRESETS, Rules
 from .simulate import SimulationResult, simulate
 
@@ -119,7 +120,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules(args.preset, args.players)
     with _progress(args.games, not args.no_progress) as advance:
         res = simulate(rules, args.games, batch=args.batch, seed=args.seed, on_progress=advance)
-    _print_result(res, f"Random legal play: {args.preset}, {args.players} players")
+    _print_result(res, f"Random legal play: {args.preset}, {args.players} players "
+                       f"({default_backend()} engine)")
     return 0
 
 

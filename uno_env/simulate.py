@@ -254,15 +254,17 @@ class Throughput:
 
 
 def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
-                       warmup: float = 1.0, seed: int = 0, observe: bool = True) -> Throughput:
+                       warmup: float = 1.0, seed: int = 0, observe: bool = True,
+                       backend: str | None = None) -> Throughput:
     """Decisions per second of random legal play on one engine of ``num_games`` games.
 
     Each step is what a batched RL loop costs the engine: the legal mask, the
     observation of every acting player (``observe=True``), the step, and the
     reset of games that just ended (same-step autoreset). Runs ``warmup``
     seconds first so one-time costs and the opening of the games are not timed.
+    ``backend`` as in :class:`Engine`.
     """
-    engine = Engine(rules, num_games, seed)
+    engine = Engine(rules, num_games, seed, backend)
     rng = np.random.default_rng(seed)
 
     def run(duration: float) -> Throughput:
