@@ -62,8 +62,9 @@ def write_shuffled(s, g, counts, start):
         for _ in range(counts[k]):
             by_kind[i] = k
             i += 1
+    deck = s.deck[g]
     for i in range(total):
-        s.deck[g, start + i] = by_kind[order[i]]
+        deck[start + i] = by_kind[order[i]]
     s.deck_len[g] = start + total
 
 
@@ -123,10 +124,12 @@ def choose_dealer(s, r, g, first_round):
 def deal(s, r, g):
     """Shuffle the full deck and deal seven cards to every seat."""
     write_shuffled(s, g, r.deck_counts, 0)
-    s.hands[g] = 0
+    hands = s.hands[g]
+    deck = s.deck[g]
+    hands[:] = 0
     for p in range(r.num_players):
         for i in range(HAND_SIZE):
-            s.hands[g, p, s.deck[g, p * HAND_SIZE + i]] += 1
+            hands[p, deck[p * HAND_SIZE + i]] += 1
         s.hand_size[g, p] = HAND_SIZE
     s.deck_pos[g] = r.num_players * HAND_SIZE
     s.discard[g, :] = 0

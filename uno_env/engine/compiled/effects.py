@@ -127,8 +127,10 @@ def lay(s, r, g, player, kind, chosen):
         return
     more = False
     if phase != REACT and s.hand_size[g, player] > 0:
+        compat = r.compat[kind]
+        hand = s.hands[g, player]
         for k in range(NUM_KINDS):
-            if r.compat[kind, k] and s.hands[g, player, k] > 0:
+            if compat[k] and hand[k] > 0:
                 more = True
                 break
     if more:

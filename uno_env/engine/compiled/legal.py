@@ -61,17 +61,23 @@ def wd4_permitted(r, hand, color, top):
             if hand[k] > 0:
                 return False
         return True
-    for k in range(NUM_KINDS):  # playable: no other matching card
-        if k != WD4 and hand[k] > 0 and r.matches[color, top, k]:
-            return False
+    matches = r.matches[color, top]
+    for k in range(NUM_KINDS):  # noqa: SIM110 (a loop compiles; a generator does not)
+        if k != WD4 and hand[k] > 0 and matches[k]:
+            return False   # another matching card is playable
     return True
 
 
 @njit(cache=True)
 def playable(r, hand, top, color, out):
-    """Kinds of ``hand`` that may be laid on ``top`` (bluffs masked when not allowed)."""
+    """Kinds of ``hand`` that may be laid on ``top`` (bluffs masked when not allowed).
+
+    Here and below, the struct fields a loop reads are bound to locals first:
+    compiled code reloads a field after every write that might alias it.
+    """
+    matches = r.matches[color, top]
     for k in range(NUM_KINDS):
-        out[k] = hand[k] > 0 and r.matches[color, top, k]
+        out[k] = hand[k] > 0 and matches[k]
     if out[WD4] and not r.wd4_bluff and r.wd4_restriction != WD4_ANY:
         out[WD4] = wd4_permitted(r, hand, color, top)
 
@@ -82,18 +88,25 @@ def response_kinds(r, hand, top, color, chain_first, chain_last, out):
     last = max(chain_last, 0)
     top_symbol = KIND_SYMBOL[top]
     family = chain_first if chain_first >= 0 else NUM_KINDS
+    respond = r.respond[last]
+    same_family = r.same_family[family]
+    no_mixing = r.stack_no_mixing
+    d2_on_d4 = r.stack_draw2_on_draw4 == D2_ON_D4_MATCHING and not no_mixing
+    on_reverse = r.stack_reverse
+    on_skip = r.stack_skip != STACK_SKIP_NONE
+    wild_cancels = r.stack_wild_cancels
     for k in range(NUM_KINDS):
-        ok = r.respond[last, k] and chain_last >= 0
+        ok = respond[k] and chain_last >= 0
         own_color = KIND_COLOR[k] == color
-        if r.stack_draw2_on_draw4 == D2_ON_D4_MATCHING and not r.stack_no_mixing:
+        if d2_on_d4:
             ok = ok or (IS_D2[k] and own_color and IS_D4[last])
-        if r.stack_no_mixing:
-            ok = ok and r.same_family[family, k]
-        if r.stack_reverse:
+        if no_mixing:
+            ok = ok and same_family[k]
+        if on_reverse:
             ok = ok or (IS_REVERSE[k] and (own_color or top_symbol == SYM_REVERSE))
-        if r.stack_skip != STACK_SKIP_NONE:
+        if on_skip:
             ok = ok or (IS_SKIP[k] and (own_color or top_symbol == SYM_SKIP))
-        if r.stack_wild_cancels and k == WILD:
+        if wild_cancels and k == WILD:
             ok = True
         out[k] = ok and hand[k] > 0
 
@@ -134,18 +147,19 @@ def could_reach_one(r, hand, size, kinds, any_play, follow):
         return any_play
     if r.multi_play == MULTI_NONE or size <= 2 or not any_play:
         return False
+    groups = r.group
     counts = np.zeros(NUM_KINDS, np.int64)   # cards per group (groups number fewer than K)
     for k in range(NUM_KINDS):
-        if r.group[k] >= 0:
-            counts[r.group[k]] += hand[k]
+        if groups[k] >= 0:
+            counts[groups[k]] += hand[k]
     need = size - 1
     if follow >= 0:
-        group = r.group[follow]
+        group = groups[follow]
         return group >= 0 and counts[group] >= need
     most = 0
     for k in range(NUM_KINDS):
         if kinds[k]:
-            layable = counts[r.group[k]] if r.group[k] >= 0 else 1
+            layable = counts[groups[k]] if groups[k] >= 0 else 1
             most = max(most, layable)
     return most >= need
 
@@ -171,15 +185,17 @@ def legal_row(s, r, g, mask):
             kinds[:] = False
             kinds[drawn] = keep
     elif phase == FORCED_PLAY:
+        matches = r.matches[s.prev_color[g], s.prev_top[g]]
+        hidden = s.hidden[g]
         for k in range(NUM_KINDS):
-            kinds[k] = (r.matches[s.prev_color[g], s.prev_top[g], k] and s.hidden[g, k]
-                        and k != WD4 and hand[k] > 0)
+            kinds[k] = matches[k] and hidden[k] and k != WD4 and hand[k] > 0
     elif phase == RESPOND:
         if r.can_stack:
             response_kinds(r, hand, top, color, s.chain_first[g], s.chain_last[g], kinds)
     elif phase == MULTI:
+        compat = r.compat[top]
         for k in range(NUM_KINDS):
-            kinds[k] = r.compat[top, k] and hand[k] > 0
+            kinds[k] = compat[k] and hand[k] > 0
     elif phase == REACT and r.jump_in:
         kinds[top] = hand[top] > 0 and not IS_WILD[top]
     finish_allowed(r, kinds, size)
@@ -202,8 +218,9 @@ def legal_row(s, r, g, mask):
             mask[COLOR_BASE + c] = True
     p = r.num_players
     if phase == CHOOSE_TARGET:
+        active = s.active[g]
         for k in range(1, p):
-            mask[TARGET_BASE + k - 1] = s.active[g, (player + k) % p]
+            mask[TARGET_BASE + k - 1] = active[(player + k) % p]
     if phase == REACT and r.dobon:
         mask[DOBON] = dobon_eligible(hand, size, top)
     if r.uno_penalty > 0:

@@ -31,14 +31,24 @@ assert NUM_COLORS == 4
 
 @njit(cache=True)
 def observe_row(s, r, g, player, out):
-    """Write game ``g`` as seen by ``player`` into ``out`` (``float32[OBS_SIZE]``)."""
+    """Write game ``g`` as seen by ``player`` into ``out`` (``float32[OBS_SIZE]``).
+
+    Reads each array of the state once into a local: compiled code must otherwise
+    reload a struct's field after every write to ``out`` (they might alias).
+    """
     p = r.num_players
+    rules_vec = r.rules_vec
+    hand = s.hands[g, player]
+    discard = s.discard[g]
+    hand_size = s.hand_size[g]
+    active = s.active[g]
+    scores = s.scores[g]
     out[:] = 0.0
-    for i in range(r.rules_vec.size):
-        out[_RULES + i] = r.rules_vec[i]
+    for i in range(rules_vec.size):
+        out[_RULES + i] = rules_vec[i]
     for k in range(NUM_KINDS):
-        out[_HAND + k] = s.hands[g, player, k]
-        out[_DISCARDS + k] = s.discard[g, k]
+        out[_HAND + k] = hand[k]
+        out[_DISCARDS + k] = discard[k]
     out[_TOP + s.top[g]] = 1.0
     out[_COLOR + s.color[g]] = 1.0
     out[_PHASE + min(s.phase[g], NUM_PHASES - 1)] = 1.0
@@ -47,23 +57,24 @@ def observe_row(s, r, g, player, out):
     current = s.current[g]
     out[_ACTING + (current - player) % p] = 1.0
     if current == player:
-        if s.drawn[g] >= 0:
-            out[_DRAWN + s.drawn[g]] = 1.0
+        drawn = s.drawn[g]
+        if drawn >= 0:
+            out[_DRAWN + drawn] = 1.0
         out[_UNO_CALLED] = s.uno_called[g]
     for o in range(1, p):
         seat = (player + o) % p
-        out[_HAND_SIZES + o - 1] = s.hand_size[g, seat]
-        out[_PRESENT + o - 1] = s.active[g, seat]
+        out[_HAND_SIZES + o - 1] = hand_size[seat]
+        out[_PRESENT + o - 1] = active[seat]
     offender = s.uno_offender[g]
     if offender >= 0:
         rel = (offender - player) % p
         if rel > 0:
             out[_EXPOSED + rel - 1] = 1.0
-    out[_OWN_SIZE] = s.hand_size[g, player]
+    out[_OWN_SIZE] = hand_size[player]
     out[_DRAW_PILE] = s.deck_len[g] - s.deck_pos[g]
     for o in range(p):
-        out[_SCORES + o] = s.scores[g, (player + o) % p] / 100.0
+        out[_SCORES + o] = scores[(player + o) % p] / 100.0
     if r.teams:
-        partner = (player + 2) % p
+        partner = s.hands[g, (player + 2) % p]
         for k in range(NUM_KINDS):
-            out[_PARTNER + k] = s.hands[g, partner, k]
+            out[_PARTNER + k] = partner[k]

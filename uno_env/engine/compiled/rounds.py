@@ -92,12 +92,14 @@ def score_round(s, r, g, points):
         return
     winner = s.round_winner[g]
     left = np.zeros(p, np.int64)
+    values = r.point_values
     for seat in range(p):
         if r.scoring == SCORING_CARD_COUNT:
             left[seat] = s.hand_size[g, seat]
         else:
-            for k in range(r.point_values.size):
-                left[seat] += s.hands[g, seat, k] * r.point_values[k]
+            hand = s.hands[g, seat]
+            for k in range(values.size):
+                left[seat] += hand[k] * values[k]
     left[winner] = 0
     if r.teams:
         left[(winner + 2) % p] = 0
