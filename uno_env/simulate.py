@@ -88,7 +88,6 @@ def compact(engine: Engine, keep: np.ndarray) -> Engine | None:
         return None
     small = Engine(engine.rules, int(keep.size), 0, engine.backend)
     small.state = type(state)(**{name: a[keep].copy() for name, a in arrays.items()})
-    small.reset(games=np.empty(0, np.int64))  # resets nothing; drops any cached legal mask
     return small
 
 

@@ -39,6 +39,8 @@ class IllegalActionError(ValueError):
 #: ``numba`` (compiled, one game at a time; needs the ``fast`` extra). Both play the
 #: same games from the same seeds.
 BACKENDS = ("numpy", "numba")
+#: ``new_masks`` of a compiled kernel when no masks are kept up to date (no rows).
+NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), bool)
 
 
 def default_backend() -> str:
@@ -89,10 +91,21 @@ class Engine:
         self._observer = Observer(rules)
         self._kernels = _kernels(rules, backend)
         self.backend = "numpy" if self._kernels is None else "numba"
-        self.state = State.empty(self.num_games, self.num_players)
         self._mask: np.ndarray | None = None
         self._sub_mask: tuple[np.ndarray, np.ndarray] | None = None
+        self.state = State.empty(self.num_games, self.num_players)
         self.reset(seed)
+
+    @property
+    def state(self) -> State:
+        """Every game's position: a struct of arrays whose first axis is the game."""
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        """Put the games in another position (its legal masks are computed anew)."""
+        self._state = state
+        self._invalidate()
 
     # --- episodes ---------------------------------------------------------------------------
 
@@ -116,8 +129,9 @@ class Engine:
             keys = seed_key(self._seeds(seed, idx.size))
         s = self.state
         if self._kernels is not None:
-            self._kernels.reset(s, idx, keys)
-            self._invalidate()
+            masks = self._new_masks(idx)
+            self._kernels.reset(s, idx, keys, masks)
+            self._keep_masks(masks)
             return
         s.key[idx] = keys
         s.counter[idx] = 0
@@ -167,6 +181,27 @@ class Engine:
         """Forget the cached masks: the state has changed."""
         self._mask = self._sub_mask = None
 
+    def _new_masks(self, changed: np.ndarray) -> np.ndarray:
+        """Where a compiled kernel about to change the games ``changed`` writes their new
+        legal masks: a new array when they are all the games, else a copy of the cached
+        masks (only their rows will differ), else none (masks are computed when asked).
+
+        The masks are thus ready when the game changed, with its state still in
+        cache, and a mask handed out earlier is never changed afterwards.
+        """
+        if changed.size == self.num_games:
+            return np.empty((self.num_games, NUM_ACTIONS), bool)
+        if self._mask is not None:
+            return self._mask.copy()
+        return NO_NEW_MASKS
+
+    def _keep_masks(self, masks: np.ndarray) -> None:
+        """Cache the masks a compiled kernel wrote (see :meth:`_new_masks`)."""
+        self._invalidate()
+        if masks.shape[0]:
+            masks.flags.writeable = False
+            self._mask = masks
+
     def legal_action_mask(self, games: Sequence[int] | np.ndarray | None = None
                           ) -> np.ndarray:
         """``bool[G, A]`` legal actions of each game's acting player (read-only).
@@ -211,10 +246,11 @@ class Engine:
         s = self.state
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         if self._kernels is not None:   # checks, then applies (auto_forced moves too)
-            bad = self._kernels.step(s, listed, actions, rewards, self._known_masks(idx))
+            masks = self._new_masks(listed)
+            bad = self._kernels.step(s, listed, actions, rewards, self._known_masks(idx), masks)
             if bad >= 0:
                 raise self._illegal(int(listed[bad]), int(actions[bad]))
-            self._invalidate()
+            self._keep_masks(masks)
         else:
             self._check_legal(actions, listed, idx)
             live = ~s.done[listed]
@@ -250,14 +286,19 @@ class Engine:
             raise ValueError(f"streams must be uint64[{self.num_games}, 2], got "
                              f"{streams.dtype}{list(streams.shape)}")
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        self._invalidate()
-        self._kernels.play_random(self.state, idx, until, streams, rewards)
+        masks = self._new_masks(idx)
+        self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
+        self._keep_masks(masks)
         return rewards
 
     def _known_masks(self, idx: np.ndarray | None) -> np.ndarray | None:
         """The cached legal masks of the games ``idx`` (all games for None), if there are."""
         if idx is None:
             return self._mask
+        if self._mask is not None:
+            rows = self._mask[idx]
+            rows.flags.writeable = False   # the compiled step takes read-only masks
+            return rows
         cached = self._sub_mask
         if cached is not None and np.array_equal(cached[0], idx):
             return cached[1]

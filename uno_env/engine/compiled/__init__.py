@@ -17,6 +17,8 @@ from pathlib import Path
 _HERE = Path(__file__).parent
 #: The modules outside the engine whose tables the kernels read.
 _TABLES = ("cards", "actions", "rules")
+#: The engine's modules the kernels never read (the Engine class calls them).
+_NOT_READ = ("core.py", "__main__.py")
 
 
 def _drop_stale_cache() -> None:
@@ -28,7 +30,8 @@ def _drop_stale_cache() -> None:
     """
     digest = hashlib.sha256()
     package = _HERE.parent.parent
-    sources = [*_HERE.parent.rglob("*.py"), *(package / f"{name}.py" for name in _TABLES)]
+    sources = [*(path for path in _HERE.parent.rglob("*.py") if path.name not in _NOT_READ),
+               *(package / f"{name}.py" for name in _TABLES)]
     for source in sorted(sources):
         digest.update(source.read_bytes())
     cache = _HERE / "__pycache__"

@@ -55,13 +55,24 @@ def legal_masks(s, r, games, out):
 
 
 @njit(cache=True)
-def step_games(s, r, games, actions, rewards, masks):
+def refresh_mask(s, r, g, masks):
+    """Rewrite row ``g`` of ``masks`` (all games' legal masks), if given (else no rows).
+
+    Called right after a game changes, while its state is still in cache: the
+    engine then has every mask ready without another pass over the batch.
+    """
+    if masks.shape[0] > 0:
+        legal_row(s, r, g, masks[g])
+
+
+@njit(cache=True)
+def step_games(s, r, games, actions, rewards, masks, new_masks):
     """Check every action first; if all running games' actions are legal, apply them.
 
     ``masks`` holds the legal mask of each listed game when the caller has them
     (else it has no rows and the masks are computed). Returns -1, or the position
     in ``games`` of the first illegal action (and then changes nothing). Finished
-    games are skipped.
+    games are skipped. ``new_masks``: see :func:`refresh_mask`.
     """
     mask = np.empty(NUM_ACTIONS, np.bool_)
     for i in range(games.size):
@@ -83,11 +94,12 @@ def step_games(s, r, games, actions, rewards, masks):
         if not s.done[g]:
             decide(s, r, g, actions[i], rewards[g])
             play_forced(s, r, g, rewards[g])
+        refresh_mask(s, r, g, new_masks)
     return -1
 
 
 @njit(cache=True)
-def play_random_games(s, r, games, until, streams, rewards):
+def play_random_games(s, r, games, until, streams, rewards, new_masks):
     """Uniformly random legal decisions in each listed game until ``until[i]`` is to act.
 
     ``streams[g] = (key, counter)`` is the game's own random stream for these
@@ -110,10 +122,11 @@ def play_random_games(s, r, games, until, streams, rewards):
             pick = mix64(streams[g, 0] + streams[g, 1] * GOLDEN) % np.uint64(n)
             decide(s, r, g, legal[np.int64(pick)], rewards[g])
             play_forced(s, r, g, rewards[g])
+        refresh_mask(s, r, g, new_masks)
 
 
 @njit(cache=True)
-def reset_games(s, r, games, keys):
+def reset_games(s, r, games, keys, new_masks):
     unused = np.zeros(r.num_players, np.float32)
     for i in range(games.size):
         g = games[i]
@@ -128,6 +141,7 @@ def reset_games(s, r, games, keys):
         s.round_winner[g] = -1
         new_round(s, r, g, True)
         play_forced(s, r, g, unused)
+        refresh_mask(s, r, g, new_masks)
 
 
 @njit(cache=True)
@@ -144,7 +158,9 @@ class NumbaBackend:
     """The compiled twin of the numpy engine functions, for one rule set.
 
     Works in place on a :class:`State`'s arrays; every method takes the indices of
-    the games to work on (``int64[n]``).
+    the games to work on (``int64[n]``). The methods that change games take
+    ``new_masks``: ``bool[G, A]`` legal masks of all games, whose rows of the
+    changed games they rewrite, or an array with no rows.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -171,7 +187,8 @@ class NumbaBackend:
         return out
 
     def step(self, state: State, games: np.ndarray, actions: np.ndarray,
-             rewards: np.ndarray, masks: np.ndarray | None = None) -> int:
+             rewards: np.ndarray, masks: np.ndarray | None,
+             new_masks: np.ndarray) -> int:
         """Apply the actions of the running games, or none: returns -1 or the first illegal.
 
         ``masks``: the current legal masks of the listed games, if known (saves
@@ -179,15 +196,18 @@ class NumbaBackend:
         """
         if masks is None:
             masks = _NO_MASKS
-        return step_games(self._arrays(state), self.rules, games, actions, rewards, masks)
+        return step_games(self._arrays(state), self.rules, games, actions, rewards, masks,
+                          new_masks)
 
-    def reset(self, state: State, games: np.ndarray, keys: np.ndarray) -> None:
-        reset_games(self._arrays(state), self.rules, games, keys)
+    def reset(self, state: State, games: np.ndarray, keys: np.ndarray,
+              new_masks: np.ndarray) -> None:
+        reset_games(self._arrays(state), self.rules, games, keys, new_masks)
 
     def play_random(self, state: State, games: np.ndarray, until: np.ndarray,
-                    streams: np.ndarray, rewards: np.ndarray) -> None:
+                    streams: np.ndarray, rewards: np.ndarray, new_masks: np.ndarray) -> None:
         """Random legal play in ``games`` until the seats ``until`` act (see the kernel)."""
-        play_random_games(self._arrays(state), self.rules, games, until, streams, rewards)
+        play_random_games(self._arrays(state), self.rules, games, until, streams, rewards,
+                          new_masks)
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
