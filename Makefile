@@ -33,7 +33,7 @@ test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(VENV)/.test-installed
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python experiments/bench.py
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

@@ -1,4 +1,4 @@
-"""Smoke tests of the benchmark helpers in scripts/ (tiny runs, no timing claims)."""
+"""Smoke tests of the benchmark helpers in experiments/ (tiny runs, no timing claims)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-sys.path.insert(0, str(SCRIPTS))
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+sys.path.insert(0, str(EXPERIMENTS))
 
 import bench  # noqa: E402
 

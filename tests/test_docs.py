@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load_gen_docs():
-    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "docs" / "gen_docs.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("gen_docs", module)
     spec.loader.exec_module(module)
@@ -29,9 +29,9 @@ gen_docs = _load_gen_docs()
 def test_docs_are_current(name):
     path = ROOT / "docs" / name
     expected = gen_docs.generated()[path]
-    assert path.exists(), f"docs/{name} is missing: run python scripts/gen_docs.py"
+    assert path.exists(), f"docs/{name} is missing: run python docs/gen_docs.py"
     assert path.read_text(encoding="utf-8") == expected, (
-        f"docs/{name} is out of date: run python scripts/gen_docs.py")
+        f"docs/{name} is out of date: run python docs/gen_docs.py")
 
 
 def test_every_view_and_action_is_documented():

@@ -3,7 +3,7 @@
 Plays a few seeded decisions of a 4-player official game through the
 PettingZoo environment, then saves its ``rgb_array`` frame. Needs Pillow.
 
-    python scripts/render_example.py [--out docs/table.png] [--seed 16] [--steps 6]
+    python docs/render_example.py [--out docs/table.png] [--seed 16] [--steps 6]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ end of the game, inside the standard wrapper stack. Current PettingZoo
 releases no longer include it, so this module restates that environment with
 the same structure and the same per-step work (one ``env.step``, one
 ``get_state`` per observation, the mask built from RLCard's legal actions), so
-that ``scripts/bench.py`` can time the same ``agent_iter`` loop over it and
+that ``experiments/bench.py`` can time the same ``agent_iter`` loop over it and
 over :func:`uno_env.env`.
 
 Only the benchmark and its smoke test import this module; it needs ``rlcard``

@@ -12,12 +12,12 @@ Prints, as tables:
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
   the same loop over RLCard's UNO behind PettingZoo's AEC wrappers
-  (``scripts/rlcard_aec.py``), with the ratio of the two;
+  (``experiments/rlcard_aec.py``), with the ratio of the two;
 * learner steps/s of the batched env with random opponents at 1024 and 4096
   games (:func:`uno_env.vector.bench_vec_env`, and :class:`uno_env.vector.UnoVecEnv`
   itself when Stable-Baselines3 is installed).
 
-Usage: ``python scripts/bench.py [--seconds S] [--warmup S]`` (``make bench``).
+Usage: ``python experiments/bench.py [--seconds S] [--warmup S]`` (``make bench``).
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def bench_aec(seconds: float, warmup: float) -> None:
         ref = None
     else:
         ref = time_aec(rlcard_aec.env, seconds, warmup)
-        results.append(("RLCard UNO in PettingZoo's AEC wrappers (scripts/rlcard_aec.py)", 2,
+        results.append(("RLCard UNO in PettingZoo's AEC wrappers (experiments/rlcard_aec.py)", 2,
                          ref))
     header: tuple[str, ...] = ("env", "players", "steps/s", "steps/game")
     if ref is not None:
