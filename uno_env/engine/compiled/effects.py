@@ -53,11 +53,12 @@ def seat_toward(s, r, g, player, steps, d):
     if s.num_out[g] + s.num_eliminated[g] == 0:
         return (player + d * steps) % p
     at = player
+    active = s.active[g]
     for _ in range(steps):
         nxt = (at + d) % p
         for o in range(1, p + 1):
             cand = (at + d * o) % p
-            if s.active[g, cand]:
+            if active[cand]:
                 nxt = cand
                 break
         at = nxt
@@ -211,18 +212,22 @@ def offer_reaction(s, r, g, laid_by, after):
     if dist == 0:
         dist = p
     top = np.int64(s.top[g])
+    hands = s.hands[g]
+    sizes = s.hand_size[g]
+    active = s.active[g]
+    jump_in = r.jump_in
+    finish_any = r.finish_on_action == FINISH_ALLOWED
     for k in range(1, dist):
         seat = (after + d * k) % p
-        if seat == laid_by or not s.active[g, seat]:
+        if seat == laid_by or not active[seat]:
             continue
         ok = False
-        if r.jump_in:
-            ok = (s.hands[g, seat, top] > 0 and not IS_WILD[top]
-                  and s.hand_size[g, laid_by] > 0)
-            if r.finish_on_action != FINISH_ALLOWED:
-                ok = ok and (s.hand_size[g, seat] != 1 or IS_NUMBER[top])
+        if jump_in:
+            ok = hands[seat, top] > 0 and not IS_WILD[top] and sizes[laid_by] > 0
+            if not finish_any:
+                ok = ok and (sizes[seat] != 1 or IS_NUMBER[top])
         if r.dobon:
-            ok = ok or dobon_eligible(s.hands[g, seat], s.hand_size[g, seat], top)
+            ok = ok or dobon_eligible(hands[seat], sizes[seat], top)
         if ok:
             s.current[g] = seat
             s.phase[g] = REACT
@@ -434,12 +439,16 @@ def eliminate(s, r, g):
     """Mercy rule: players holding ``mercy_limit`` or more cards leave the round; their cards
     go under the draw pile, in random order."""
     p = r.num_players
-    over = np.zeros(p, np.bool_)
+    active = s.active[g]
+    sizes = s.hand_size[g]
+    limit = r.mercy_limit
     hit = 0
-    for seat in range(p):
-        over[seat] = s.active[g, seat] and s.hand_size[g, seat] >= r.mercy_limit
-        hit += over[seat]
+    for seat in range(p):   # checked after every decision: no allocation unless someone is out
+        hit += active[seat] and sizes[seat] >= limit
     if hit:
+        over = np.zeros(p, np.bool_)
+        for seat in range(p):
+            over[seat] = active[seat] and sizes[seat] >= limit
         compact_pile(s, g)
         counts = np.zeros(NUM_KINDS, np.int64)
         for seat in range(p):

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from ...actions import NUM_ACTIONS
+from ...cards import NUM_KINDS
 from ...rules import Rules
 from ..observe import OBS_SIZE
 from ..rng import GOLDEN
@@ -41,8 +42,9 @@ def play_forced(s, r, g, rewards):
     if not r.auto_forced:
         return
     mask = np.empty(NUM_ACTIONS, np.bool_)
+    kinds = np.empty(NUM_KINDS, np.bool_)
     for _ in range(10 * r.max_turns):
-        legal_row(s, r, g, mask)
+        legal_row(s, r, g, mask, kinds)
         if mask.sum() != 1:
             return
         decide(s, r, g, np.argmax(mask), rewards)
@@ -50,19 +52,20 @@ def play_forced(s, r, g, rewards):
 
 @njit(cache=True)
 def legal_masks(s, r, games, out):
+    kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
-        legal_row(s, r, games[i], out[i])
+        legal_row(s, r, games[i], out[i], kinds)
 
 
 @njit(cache=True)
-def refresh_mask(s, r, g, masks):
+def refresh_mask(s, r, g, masks, kinds):
     """Rewrite row ``g`` of ``masks`` (all games' legal masks), if given (else no rows).
 
     Called right after a game changes, while its state is still in cache: the
     engine then has every mask ready without another pass over the batch.
     """
     if masks.shape[0] > 0:
-        legal_row(s, r, g, masks[g])
+        legal_row(s, r, g, masks[g], kinds)
 
 
 @njit(cache=True)
@@ -75,6 +78,7 @@ def step_games(s, r, games, actions, rewards, masks, new_masks):
     games are skipped. ``new_masks``: see :func:`refresh_mask`.
     """
     mask = np.empty(NUM_ACTIONS, np.bool_)
+    kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
         g = games[i]
         if s.done[g]:
@@ -86,7 +90,7 @@ def step_games(s, r, games, actions, rewards, masks, new_masks):
             if not masks[i, a]:
                 return i
         else:
-            legal_row(s, r, g, mask)
+            legal_row(s, r, g, mask, kinds)
             if not mask[a]:
                 return i
     for i in range(games.size):
@@ -94,7 +98,7 @@ def step_games(s, r, games, actions, rewards, masks, new_masks):
         if not s.done[g]:
             decide(s, r, g, actions[i], rewards[g])
             play_forced(s, r, g, rewards[g])
-        refresh_mask(s, r, g, new_masks)
+        refresh_mask(s, r, g, new_masks, kinds)
     return -1
 
 
@@ -106,13 +110,14 @@ def play_random_games(s, r, games, until, streams, rewards, new_masks):
     picks (advanced here), kept apart from the game's deal stream.
     """
     mask = np.empty(NUM_ACTIONS, np.bool_)
+    kinds = np.empty(NUM_KINDS, np.bool_)
     legal = np.empty(NUM_ACTIONS, np.int64)
     for i in range(games.size):
         g = games[i]
         for _ in range(10 * r.max_turns):
             if s.done[g] or s.current[g] == until[i]:
                 break
-            legal_row(s, r, g, mask)
+            legal_row(s, r, g, mask, kinds)
             n = 0
             for a in range(NUM_ACTIONS):
                 if mask[a]:
@@ -122,12 +127,13 @@ def play_random_games(s, r, games, until, streams, rewards, new_masks):
             pick = mix64(streams[g, 0] + streams[g, 1] * GOLDEN) % np.uint64(n)
             decide(s, r, g, legal[np.int64(pick)], rewards[g])
             play_forced(s, r, g, rewards[g])
-        refresh_mask(s, r, g, new_masks)
+        refresh_mask(s, r, g, new_masks, kinds)
 
 
 @njit(cache=True)
 def reset_games(s, r, games, keys, new_masks):
     unused = np.zeros(r.num_players, np.float32)
+    kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
         g = games[i]
         s.key[g] = keys[i]
@@ -141,7 +147,7 @@ def reset_games(s, r, games, keys, new_masks):
         s.round_winner[g] = -1
         new_round(s, r, g, True)
         play_forced(s, r, g, unused)
-        refresh_mask(s, r, g, new_masks)
+        refresh_mask(s, r, g, new_masks, kinds)
 
 
 @njit(cache=True)

@@ -165,8 +165,12 @@ def could_reach_one(r, hand, size, kinds, any_play, follow):
 
 
 @njit(cache=True)
-def legal_row(s, r, g, mask):
-    """Fill ``mask`` (``bool[A]``) with the legal actions of game ``g``'s acting player."""
+def legal_row(s, r, g, mask, kinds):
+    """Fill ``mask`` (``bool[A]``) with the legal actions of game ``g``'s acting player.
+
+    ``kinds`` (``bool[K]``) is scratch space for the playable kinds, allocated once
+    by the caller for a whole batch rather than once per game.
+    """
     mask[:] = False
     if s.done[g]:
         return
@@ -176,7 +180,7 @@ def legal_row(s, r, g, mask):
     phase = s.phase[g]
     top = np.int64(s.top[g])
     color = np.int64(s.color[g])
-    kinds = np.zeros(NUM_KINDS, np.bool_)
+    kinds[:] = False
     if phase in (TURN, AFTER_DRAW):
         playable(r, hand, top, color, kinds)
         if phase == AFTER_DRAW and not r.play_any_after_draw:
