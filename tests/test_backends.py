@@ -118,6 +118,54 @@ def test_backend_choice(monkeypatch):
         Engine(backend="cython")
 
 
+# --- the masks the compiled kernels leave ready ----------------------------------------------
+
+def fresh_masks(eng: Engine) -> np.ndarray:
+    """The legal masks of ``eng``'s games computed anew, on an engine given a copy of its state."""
+    other = Engine(eng.rules, eng.num_games, backend="numba")
+    other.state = dataclasses.replace(eng.state, **{
+        f.name: getattr(eng.state, f.name).copy() for f in dataclasses.fields(eng.state)})
+    return other.legal_action_mask()
+
+
+@pytest.mark.parametrize("preset", ["official", "federation", "no_mercy"])
+def test_masks_after_partial_steps_resets_and_random_play_are_current(preset):
+    rules = Rules.preset(preset)
+    eng = Engine(rules, 24, seed=5, backend="numba")
+    ref = Engine(rules, 24, seed=5, backend="numpy")
+    rng = np.random.default_rng(5)
+    streams = np.zeros((24, 2), np.uint64)
+    for step in range(150):
+        games = np.flatnonzero(rng.random(24) < 0.5)
+        mask = ref.legal_action_mask(games)
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        eng.step(actions, games=games)
+        ref.step(actions, games=games)
+        np.testing.assert_array_equal(eng.legal_action_mask(), ref.legal_action_mask(),
+                                      err_msg=f"after the partial step {step}")
+        done = np.flatnonzero(eng.done)
+        if done.size:
+            eng.reset(games=done)
+            ref.reset(games=done)
+            np.testing.assert_array_equal(eng.legal_action_mask(), ref.legal_action_mask(),
+                                          err_msg=f"after the reset at step {step}")
+    some = np.arange(0, 24, 3)
+    eng.play_random(some, (eng.current_player[some] + 1) % 4, streams)
+    np.testing.assert_array_equal(eng.legal_action_mask(), fresh_masks(eng))
+
+
+def test_a_mask_handed_out_never_changes():
+    eng = Engine(num_games=8, seed=1, backend="numba")
+    mask = eng.legal_action_mask()
+    before = mask.copy()
+    eng.step(mask.argmax(axis=1))
+    eng.step(eng.legal_action_mask()[:3].argmax(axis=1), games=[0, 1, 2])
+    eng.reset(games=[4])
+    eng.play_random([5, 6], [0, 0], np.zeros((8, 2), np.uint64))
+    np.testing.assert_array_equal(mask, before)
+    assert not mask.flags.writeable
+
+
 # --- random play inside the compiled engine ----------------------------------------------------
 
 def test_play_random_stops_at_the_given_seat_and_keeps_cards():
