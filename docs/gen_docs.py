@@ -35,7 +35,7 @@ from uno_env.engine.observe import OBS_SIZE, RULES_SIZE, VIEW_SLICES, VIEWS, obs
 from uno_env.engine.state import PHASE_NAMES
 from uno_env.rules import CHOICES, MAX_PLAYERS, Rules
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parent
 
 OBSERVATION_HISTORY = """\
 ## Version history

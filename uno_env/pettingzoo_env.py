@@ -135,8 +135,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """UNO as a PettingZoo AEC environment over a one-game engine (no wrappers).
 
     ``rules`` (a :class:`~uno_env.Rules`) may be given instead of ``preset``,
-    ``num_players`` and ``rule_overrides``. Raises ``NotImplementedError`` for
-    rules the engine cannot play yet and ``ValueError`` for invalid ones.
+    ``num_players`` and ``rule_overrides``. Raises ``ValueError`` for invalid
+    rules.
     """
 
     metadata = {

@@ -39,8 +39,6 @@ class IllegalActionError(ValueError):
 #: ``numba`` (compiled, one game at a time; needs the ``fast`` extra). Both play the
 #: same games from the same seeds.
 BACKENDS = ("numpy", "numba")
-#: ``new_masks`` of a compiled kernel when no masks are kept up to date (no rows).
-NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), bool)
 
 
 def default_backend() -> str:
@@ -95,6 +93,10 @@ class Engine:
         self._sub_mask: tuple[np.ndarray, np.ndarray] | None = None
         self.state = State.empty(self.num_games, self.num_players)
         self.reset(seed)
+
+    def __getstate__(self) -> dict:
+        """Pickled without the cached legal masks: they are recomputed when asked for."""
+        return {**self.__dict__, "_mask": None, "_sub_mask": None}
 
     @property
     def state(self) -> State:
@@ -181,26 +183,35 @@ class Engine:
         """Forget the cached masks: the state has changed."""
         self._mask = self._sub_mask = None
 
-    def _new_masks(self, changed: np.ndarray) -> np.ndarray:
+    def _new_masks(self, changed: np.ndarray) -> np.ndarray | None:
         """Where a compiled kernel about to change the games ``changed`` writes their new
         legal masks: a new array when they are all the games, else a copy of the cached
-        masks (only their rows will differ), else none (masks are computed when asked).
+        masks (only their rows will differ), else None (masks are computed when asked).
 
         The masks are thus ready when the game changed, with its state still in
         cache, and a mask handed out earlier is never changed afterwards.
         """
         if changed.size == self.num_games:
             return np.empty((self.num_games, NUM_ACTIONS), bool)
-        if self._mask is not None:
-            return self._mask.copy()
-        return NO_NEW_MASKS
+        return None if self._mask is None else self._mask.copy()
 
-    def _keep_masks(self, masks: np.ndarray) -> None:
+    def _keep_masks(self, masks: np.ndarray | None) -> None:
         """Cache the masks a compiled kernel wrote (see :meth:`_new_masks`)."""
         self._invalidate()
-        if masks.shape[0]:
+        if masks is not None:
             masks.flags.writeable = False
             self._mask = masks
+
+    def _compute_masks(self, idx: np.ndarray | None) -> np.ndarray:
+        """The legal masks of all games (None) or of the games ``idx``, computed anew
+        (read-only)."""
+        if self._kernels is not None:
+            games = np.arange(self.num_games) if idx is None else idx
+            mask = self._kernels.legal_mask(self.state, games)
+        else:
+            mask = legal_mask(self.rules, self.state if idx is None else self.state.take(idx))
+        mask.flags.writeable = False
+        return mask
 
     def legal_action_mask(self, games: Sequence[int] | np.ndarray | None = None
                           ) -> np.ndarray:
@@ -211,11 +222,7 @@ class Engine:
         """
         if games is None:
             if self._mask is None:
-                if self._kernels is None:
-                    self._mask = legal_mask(self.rules, self.state)
-                else:
-                    self._mask = self._kernels.legal_mask(self.state, np.arange(self.num_games))
-                self._mask.flags.writeable = False
+                self._mask = self._compute_masks(None)
             return self._mask
         idx = self._game_indices(games, unique=False)
         if self._mask is not None or 2 * idx.size >= self.num_games:
@@ -223,11 +230,7 @@ class Engine:
         cached = self._sub_mask
         if cached is not None and np.array_equal(cached[0], idx):
             return cached[1]
-        if self._kernels is None:
-            mask = legal_mask(self.rules, self.state.take(idx))
-        else:
-            mask = self._kernels.legal_mask(self.state, idx)
-        mask.flags.writeable = False
+        mask = self._compute_masks(idx)
         self._sub_mask = (idx, mask)
         return mask
 
@@ -247,7 +250,7 @@ class Engine:
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         if self._kernels is not None:   # checks, then applies (auto_forced moves too)
             masks = self._new_masks(listed)
-            bad = self._kernels.step(s, listed, actions, rewards, self._known_masks(idx), masks)
+            bad = self._kernels.step(s, listed, actions, rewards, self._mask, masks)
             if bad >= 0:
                 raise self._illegal(int(listed[bad]), int(actions[bad]))
             self._keep_masks(masks)
@@ -290,19 +293,6 @@ class Engine:
         self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
         self._keep_masks(masks)
         return rewards
-
-    def _known_masks(self, idx: np.ndarray | None) -> np.ndarray | None:
-        """The cached legal masks of the games ``idx`` (all games for None), if there are."""
-        if idx is None:
-            return self._mask
-        if self._mask is not None:
-            rows = self._mask[idx]
-            rows.flags.writeable = False   # the compiled step takes read-only masks
-            return rows
-        cached = self._sub_mask
-        if cached is not None and np.array_equal(cached[0], idx):
-            return cached[1]
-        return None
 
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state
@@ -413,7 +403,6 @@ class Engine:
         seat per listed game).
         """
         idx = None if games is None else self._game_indices(games, unique=False)
-        state = self.state if idx is None or self._kernels is not None else self.state.take(idx)
         n = self.num_games if idx is None else idx.size
         if players is None:
             p = self.state.current if idx is None else self.state.current[idx]
@@ -422,12 +411,12 @@ class Engine:
             if p.ndim > 1 or (p.ndim == 1 and p.shape != (n,)) or p.dtype.kind not in "iu":
                 raise ValueError(f"players must be one seat or {n} seats (integers), "
                                  f"got {players!r}")
-            p = np.broadcast_to(p.astype(np.int64), (n,))
+            p = p.astype(np.int64) if p.ndim else np.full(n, int(p), np.int64)
             if ((p < 0) | (p >= self.num_players)).any():
                 raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
         if self._kernels is not None:
-            return self._kernels.observe(state, np.arange(n) if idx is None else idx, p)
-        return self._observer.observe(state, p)
+            return self._kernels.observe(self.state, np.arange(n) if idx is None else idx, p)
+        return self._observer.observe(self.state if idx is None else self.state.take(idx), p)
 
     def census(self) -> np.ndarray:
         """``int[G, K]``: every card in hands, draw pile and discards, by kind."""

@@ -72,8 +72,8 @@ def refresh_mask(s, r, g, masks, kinds):
 def step_games(s, r, games, actions, rewards, masks, new_masks):
     """Check every action first; if all running games' actions are legal, apply them.
 
-    ``masks`` holds the legal mask of each listed game when the caller has them
-    (else it has no rows and the masks are computed). Returns -1, or the position
+    ``masks`` holds the legal masks of all games (row ``g`` for game ``g``) when the
+    caller has them, else no rows and the masks are computed. Returns -1, or the position
     in ``games`` of the first illegal action (and then changes nothing). Finished
     games are skipped. ``new_masks``: see :func:`refresh_mask`.
     """
@@ -87,7 +87,7 @@ def step_games(s, r, games, actions, rewards, masks, new_masks):
         if a < 0 or a >= NUM_ACTIONS:
             return i
         if masks.shape[0] > 0:
-            if not masks[i, a]:
+            if not masks[g, a]:
                 return i
         else:
             legal_row(s, r, g, mask, kinds)
@@ -156,8 +156,15 @@ def observe_games(s, r, games, players, out):
         observe_row(s, r, games[i], players[i], out[i])
 
 
+# "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
+# the cached masks it reads are read-only, the ones it has written are not.
 _NO_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
-_NO_MASKS.flags.writeable = False   # the engine's cached mask is read-only: one signature
+_NO_MASKS.flags.writeable = False
+_NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
+
+
+def _new(new_masks: np.ndarray | None) -> np.ndarray:
+    return _NO_NEW_MASKS if new_masks is None else new_masks
 
 
 class NumbaBackend:
@@ -166,7 +173,7 @@ class NumbaBackend:
     Works in place on a :class:`State`'s arrays; every method takes the indices of
     the games to work on (``int64[n]``). The methods that change games take
     ``new_masks``: ``bool[G, A]`` legal masks of all games, whose rows of the
-    changed games they rewrite, or an array with no rows.
+    changed games they rewrite, or None.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -194,26 +201,25 @@ class NumbaBackend:
 
     def step(self, state: State, games: np.ndarray, actions: np.ndarray,
              rewards: np.ndarray, masks: np.ndarray | None,
-             new_masks: np.ndarray) -> int:
+             new_masks: np.ndarray | None) -> int:
         """Apply the actions of the running games, or none: returns -1 or the first illegal.
 
-        ``masks``: the current legal masks of the listed games, if known (saves
-        recomputing them).
+        ``masks``: the current (read-only) legal masks of all games, if known
+        (saves recomputing them).
         """
-        if masks is None:
-            masks = _NO_MASKS
-        return step_games(self._arrays(state), self.rules, games, actions, rewards, masks,
-                          new_masks)
+        return step_games(self._arrays(state), self.rules, games, actions, rewards,
+                          _NO_MASKS if masks is None else masks, _new(new_masks))
 
     def reset(self, state: State, games: np.ndarray, keys: np.ndarray,
-              new_masks: np.ndarray) -> None:
-        reset_games(self._arrays(state), self.rules, games, keys, new_masks)
+              new_masks: np.ndarray | None) -> None:
+        reset_games(self._arrays(state), self.rules, games, keys, _new(new_masks))
 
     def play_random(self, state: State, games: np.ndarray, until: np.ndarray,
-                    streams: np.ndarray, rewards: np.ndarray, new_masks: np.ndarray) -> None:
+                    streams: np.ndarray, rewards: np.ndarray,
+                    new_masks: np.ndarray | None) -> None:
         """Random legal play in ``games`` until the seats ``until`` act (see the kernel)."""
         play_random_games(self._arrays(state), self.rules, games, until, streams, rewards,
-                          new_masks)
+                          _new(new_masks))
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
