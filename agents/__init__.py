@@ -1,32 +1,71 @@
 """Batch agents for UNO: ``act(observations[B, D], masks[B, A], rng) -> actions[B]``.
 
-``RandomAgent`` plays uniformly among legal actions; ``GreedyAgent`` is a
+``RandomAgent`` plays uniformly among legal actions, ``RandomPlayAgent`` is the
+random baseline that plays a card whenever it can; ``GreedyAgent`` is a
 rule-based player reading only its observation. :func:`make_agent` builds an
-agent from a name, so configs and command lines can name opponents.
+agent from a spec such as ``"greedy"`` or ``"greedy:challenge_threshold=4"``, so
+configs and command lines can name opponents.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
-from .base import Agent, BatchAgent, masked_argmax
+from .base import Agent, BatchAgent, choose_actions, masked_argmax
 from .greedy import GreedyAgent
 from .random_agent import RandomAgent
+from .random_play import RandomPlayAgent
 
 #: Agents constructible by name.
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "random_play": RandomPlayAgent,
+                                  "greedy": GreedyAgent}
+
+
+def _value(text: str) -> Any:
+    """A spec value: an int, a float, true/false, or else the text itself."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"name:key=value,key=value"`` as ``(name, {key: value})`` (values typed by
+    :func:`_value`); raises ``ValueError`` naming the malformed part."""
+    name, _, params = spec.strip().partition(":")
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip() or not text.strip():
+            raise ValueError(f"agent spec {spec!r}: parameter {item!r} is not key=value")
+        kwargs[key.strip()] = _value(text.strip())
+    return name.strip(), kwargs
 
 
 def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
-    """An agent from a name in :data:`AGENTS` (passing ``kwargs``), or ``spec`` itself."""
+    """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
+    :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
+    already is an agent. Unknown names and parameters raise ``ValueError``."""
     if isinstance(spec, str):
-        if spec not in AGENTS:
-            raise ValueError(f"unknown agent {spec!r}; agents: {', '.join(AGENTS)}")
-        return AGENTS[spec](**kwargs)
+        name, params = parse_agent_spec(spec)
+        if name not in AGENTS:
+            raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+        cls = AGENTS[name]
+        params.update(kwargs)
+        accepted = [k for k, p in inspect.signature(cls.__init__).parameters.items()
+                    if k != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        unknown = [k for k in params if k not in accepted]
+        if unknown:
+            raise ValueError(f"agent {name!r} has no parameter {unknown[0]!r}; parameters: "
+                             f"{', '.join(accepted) or 'none'}")
+        return cls(**params)
     if not callable(getattr(spec, "act", None)):
         raise TypeError(f"an agent needs an act(observations, masks, rng) method, got {spec!r}")
     return spec
 
 
-__all__ = ["AGENTS", "Agent", "BatchAgent", "GreedyAgent", "RandomAgent", "make_agent",
-           "masked_argmax"]
+__all__ = ["AGENTS", "Agent", "BatchAgent", "GreedyAgent", "RandomAgent", "RandomPlayAgent",
+           "choose_actions", "make_agent", "masked_argmax", "parse_agent_spec"]

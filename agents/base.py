@@ -11,9 +11,12 @@ and tournaments.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from uno_env.engine import Engine
 
 
 @runtime_checkable
@@ -42,14 +45,40 @@ class Agent(ABC):
     #: compiled engine may then play them inside compiled code
     #: (:meth:`uno_env.Engine.play_random`), with their own random stream.
     plays_uniformly: bool = False
+    #: True for agents that also read the public part of the game (search agents
+    #: rebuild possible worlds from it): callers that own the engine must use
+    #: :meth:`act_in` (or :func:`choose_actions`), ``act`` alone is not enough.
+    needs_engine: bool = False
 
     @abstractmethod
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
         """One legal action id per row of ``masks``."""
 
+    def act_in(self, engine: Engine, games: np.ndarray, observations: np.ndarray,
+               masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``act`` for the acting players of ``engine``'s games ``games`` (one per row).
+
+        The default ignores the engine. Agents with ``needs_engine`` override it and
+        read only the public part of those games (never another player's hand or
+        the order of the draw pile): see :func:`uno_env.engine.worlds.public_state`.
+        """
+        return self.act(observations, masks, rng)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def choose_actions(agent: BatchAgent, engine: Engine, games: np.ndarray,
+                   observations: np.ndarray, masks: np.ndarray,
+                   rng: np.random.Generator) -> np.ndarray:
+    """The actions ``agent`` picks for the acting players of ``engine``'s ``games``:
+    through :meth:`Agent.act_in` when it has one (so search agents see the public
+    game), else through ``act``. Tournaments and envs that own the engine call this."""
+    act_in = getattr(agent, "act_in", None)
+    if act_in is not None:
+        return act_in(engine, np.asarray(games), observations, masks, rng)
+    return agent.act(observations, masks, rng)
 
 
 def check_batch(observations: np.ndarray, masks: np.ndarray) -> None:

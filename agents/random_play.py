@@ -1,0 +1,48 @@
+"""The published baseline: a random player that never draws while it can play.
+
+Uniform random legal play (:class:`~agents.RandomAgent`) draws, passes and
+challenges as often as it plays, which makes it an unusually weak opponent. The
+reference numbers of published UNO bots are measured against a random player
+that behaves like a casual human instead; this module is that player.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env.actions import CATCH, CHALLENGE, DRAW, NUM_ACTIONS, PASS, UNO
+
+from .base import Agent, check_batch, masked_argmax
+
+
+def _tiers() -> np.ndarray:
+    """Priority tier of each action: the agent picks uniformly within the best legal tier."""
+    tier = np.full(NUM_ACTIONS, 3.0)   # plays, color and target choices, Dobon
+    tier[CATCH] = 6.0
+    tier[UNO] = 5.0
+    tier[DRAW] = 2.0                    # draw a card, or accept a penalty
+    tier[PASS] = 1.0
+    tier[CHALLENGE] = 0.0
+    return tier
+
+
+_TIERS = _tiers()
+
+
+class RandomPlayAgent(Agent):
+    """Random play as engines without UNO actions would play it.
+
+    Per row, in order of priority: catch an opponent who did not call UNO, call
+    UNO, then a uniformly random choice among the card plays (answers to a
+    penalty, jump-ins and Dobon included) and color or target choices; draw only
+    when no card can be played (accepting a penalty rather than challenging it),
+    pass only when nothing else is legal.
+    """
+
+    name = "random_play"
+    uses_observations = False
+
+    def act(self, observations: np.ndarray, masks: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+        check_batch(observations, masks)
+        return masked_argmax(_TIERS + 0.5 * rng.random(masks.shape), masks)
