@@ -514,6 +514,40 @@ def test_challenge_guilty_retract_under_color_restriction():
     assert_census(eng)
 
 
+def test_retract_after_a_reshuffle_took_the_previous_top_the_offender_draws_instead():
+    """A catch's draw reshuffled the covered G2 into the pile: nothing to return to, so
+    the guilty offender draws the four and the challenger takes a normal turn."""
+    hands = [["WD4", "G7"], rest_of_deck("WD4", "G7", "G2", "R1", "R2", "R3")]
+    eng = setup("official_jp", hands, top="G2", discard=["R1", "R2", "R3"])
+    eng.step_names("play WD4:R")
+    eng.step_names("catch")          # G2 R1 R2 R3 are reshuffled; the offender draws two
+    assert len(eng.hand(0, 0)) == 3
+    eng.step_names("challenge")      # two cards left to draw: the pile runs dry
+    assert len(eng.hand(0, 0)) == 5
+    assert same_cards(eng.hand(0, 0), ["G7", "G2", "R1", "R2", "R3"])
+    assert eng.top_card() == "WD4"
+    assert eng.current_color() == "R"
+    assert current(eng) == 1
+    assert eng.phase_name() == "turn"
+    assert_census(eng)
+    eng.step_names("draw")           # nothing left to draw: the reshuffle finds no cards
+    assert_census(eng)
+
+
+def test_retract_without_a_reshuffle_still_returns_the_wild_draw_four():
+    hands = [["WD4", "G7"], rest_of_deck("WD4", "G7", "G2", "R1", "R2", "R3", "R4", "R5",
+                                          "R6", "R7")]
+    eng = setup("official_jp", hands, top="G2", discard=["R1", "R2", "R3"],
+                deck=["R4", "R5", "R6", "R7"])
+    eng.step_names("play WD4:R")
+    eng.step_names("catch")
+    eng.step_names("challenge")
+    assert eng.phase_name() == "forced_play"
+    assert eng.top_card() == "G2"
+    assert "WD4" in eng.hand(0, 0)
+    assert_census(eng)
+
+
 def test_two_player_innocent_challenge_attacker_plays_again():
     eng = setup("official", [["WD4", "R7", "R8"], ["B1", "B2"]], top="G5")
     eng.step_names("play WD4:R")

@@ -246,7 +246,8 @@ DECISIONS: dict[str, str] = {
     "wd4_restriction": "under 'playable', another Wild Draw Four does not count as a "
                        "playable card",
     "challenge_guilty": "retract: the offender draws the pending total and must play a card "
-                        "they held before, legal on the previous top and color",
+                        "they held before, legal on the previous top and color (if a "
+                        "reshuffle took that top card away, the offender draws instead)",
     "uno_penalty": "the call is checked when a turn's cards are down; any other actor may "
                    "catch until someone else acts",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "

@@ -122,21 +122,37 @@ def challenge(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> 
     caught = where(guilty)
     if not caught.size:
         return
-    g, a = games[caught], attacker[caught]
-    if rules.challenge_guilty == "offender_draws":
-        draw_cards(s, g, a, pending[caught])
-        start_turn(s, g, player[caught])
+    g, a, owed = games[caught], attacker[caught], pending[caught]
+    retract = (retractable(s, g) if rules.challenge_guilty == "retract"
+               else np.zeros(g.size, bool))
+    keep = where(~retract)
+    if keep.size:   # the offender draws the penalty, the challenger takes a normal turn
+        draw_cards(s, g[keep], a[keep], owed[keep])
+        start_turn(s, g[keep], player[caught][keep])
+    back = where(retract)
+    if not back.size:
         return
     # retract: the card goes back, the offender draws and must play a hidden legal card
+    g, a, owed = g[back], a[back], owed[back]
     s.hands[g, a, WD4] += 1
     s.hand_size[g, a] += 1
     s.discard[g, WD4] -= 1
     s.top[g] = s.prev_top[g]
     s.color[g] = s.prev_color[g]
     s.hidden[g] = s.hands[g, a] > 0
-    draw_cards(s, g, a, pending[caught])
+    draw_cards(s, g, a, owed)
     start_turn(s, g, a)
     s.phase[g] = FORCED_PLAY
+
+
+def retractable(s: State, games: np.ndarray) -> np.ndarray:
+    """Whether the top card the challenged Wild Draw Four covered still lies under it.
+
+    A reshuffle since the play (a catch's draw) takes it into the draw pile; the
+    Wild Draw Four is then the only discard and cannot be taken back.
+    """
+    prev = s.prev_top[games].astype(np.int64)
+    return s.discard[games, prev] > (prev == WD4)
 
 
 def catch(rules: Rules, s: State, games: np.ndarray) -> None:

@@ -110,7 +110,7 @@ def challenge(s, r, g, player):
     if not guilty:
         draw_cards(s, g, player, pending + r.challenge_penalty)
         end_turn(s, r, g, player)
-    elif r.challenge_guilty == GUILTY_OFFENDER_DRAWS:
+    elif r.challenge_guilty == GUILTY_OFFENDER_DRAWS or not retractable(s, g):
         draw_cards(s, g, attacker, pending)
         start_turn(s, g, player)
     else:  # retract: the card goes back, the offender draws and must play a hidden legal card
@@ -124,6 +124,13 @@ def challenge(s, r, g, player):
         draw_cards(s, g, attacker, pending)
         start_turn(s, g, attacker)
         s.phase[g] = FORCED_PLAY
+
+
+@njit(cache=True)
+def retractable(s, g):
+    """Whether the top card the challenged Wild Draw Four covered still lies under it."""
+    prev = np.int64(s.prev_top[g])
+    return s.discard[g, prev] > (1 if prev == WD4 else 0)
 
 
 @njit(cache=True)
