@@ -29,18 +29,41 @@ from uno_env.actions import (
     TARGET_BASE,
     UNO,
 )
-from uno_env.cards import COLOR_NAMES, COLORS, KIND_NAMES, NUM_COLORED_KINDS, NUM_KINDS
+from uno_env.cards import (
+    COLOR_NAMES,
+    COLORED_SYMBOLS,
+    COLORS,
+    KIND_NAMES,
+    NUM_COLORED_KINDS,
+    NUM_KINDS,
+    WILD_SYMBOLS,
+)
 from uno_env.engine import observe as observe_module
-from uno_env.engine.observe import OBS_SIZE, RULES_SIZE, VIEW_SLICES, VIEWS, observation_bounds
+from uno_env.engine.observe import (
+    NUM_SYMBOLS,
+    OBS_SIZE,
+    OBSERVATION_VERSION,
+    OTHERS,
+    RULES_SIZE,
+    VIEW_SLICES,
+    VIEWS,
+    observation_bounds,
+)
 from uno_env.engine.state import PHASE_NAMES
 from uno_env.rules import CHOICES, MAX_PLAYERS, Rules
 
 DOCS = Path(__file__).resolve().parent
 
-OBSERVATION_HISTORY = """\
+OBSERVATION_HISTORY = f"""\
 ## Version history
 
-- **v0** (`uno_v0`, package 0.1.0): first release.
+`uno_env.engine.observe.OBSERVATION_VERSION` is the layout's version (now
+{OBSERVATION_VERSION}).
+
+- **v1** (package 0.1.0): the public-memory views (`drew_on`, `last_played_color`,
+  `last_played_symbol`, `last_named`, `wd4_after_draw`) appended after `rules`;
+  every earlier view keeps its offset and meaning; 505 -> {OBS_SIZE} numbers.
+- **v0** (`uno_v0`, package 0.1.0): first release, 505 numbers.
 """
 
 ACTIONS_HISTORY = """\
@@ -153,6 +176,37 @@ def observation_md() -> str:
         "`acting_seat` and `scores`: index 0 is the observer, index k the seat k places",
         "clockwise. `hand_sizes`, `seats_present` and `uno_exposed`: index k - 1 is the",
         "seat k places clockwise.",
+        "",
+        "## What a player remembers",
+        "",
+        "The last views are the table's public memory of the current round, kept by the",
+        "engine from public events only and forgotten when a round is dealt. Each has one",
+        f"row per opponent seat ({OTHERS} rows, row k - 1 for the seat k places clockwise,",
+        "zeros where there is no seat), stored row after row:",
+        "",
+        "| view | columns per seat | updated when the seat ... |",
+        "|---|---:|---|",
+        f"| `drew_on` | {len(COLORS)} (colors) | draws a card by choice or because it cannot "
+        "play (the `draw` action on its turn, not a penalty): the current color is set; "
+        "it plays a card: all cleared |",
+        f"| `last_played_color` | {len(COLORS)} (colors) | plays a card: its color "
+        "(none for a wild) |",
+        f"| `last_played_symbol` | {NUM_SYMBOLS} (symbols) | plays a card: its symbol |",
+        f"| `last_named` | {len(COLORS)} (colors) | plays a wild, or names the color of a wild "
+        "turned up as the first card: that color |",
+        "| `wd4_after_draw` | 1 | plays a Wild Draw Four: 1 if the color it replaced is set "
+        "in the seat's `drew_on` |",
+        "",
+        "Symbols: " + ", ".join(f"{i} = `{s}`" for i, s in enumerate(COLORED_SYMBOLS))
+        + ", then the wilds " + ", ".join(
+            f"{len(COLORED_SYMBOLS) + i} = `{s}`" for i, s in enumerate(WILD_SYMBOLS)) + ".",
+        "",
+        "A seat that drew when red was current and has not played since probably holds",
+        "no red card (unless the draw rules made it draw while it could play), and a",
+        "Wild Draw Four from it on red is then probably legal. `drew_on` describes a",
+        "hand: when hands change seats (Seven-O, Wild Swap Hands) it moves with them,",
+        "and it is cleared when hands are shuffled together (Wild Shuffle Hands). The",
+        "other views describe what the seat did and stay with the seat.",
         "",
         "## The `rules` view",
         "",

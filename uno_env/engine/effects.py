@@ -113,6 +113,7 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     if rules.challenge:
         _note_wd4(rules, s, games, player, kind, first)
     s.fed[games] = np.where(first, s.top_player[games], s.fed[games])
+    remember_play(s, games, player, kind, chosen)
     s.hands[games, player, kind] -= 1
     s.hand_size[games, player] -= 1
     s.discard[games, kind] += 1
@@ -182,6 +183,20 @@ def _note_wd4(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kin
     s.prev_color[g] = np.where(fresh, s.color[g], s.prev_color[g])
     open_chain = s.pending[g] == 0
     s.attacker[g] = np.where(open_chain | rules.challenge_on_stack, p, -1)
+
+
+def remember_play(s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
+                  chosen: np.ndarray) -> None:
+    """What the table remembers of a play (before it changes the color): the card, the
+    color named for a wild, whether a Wild Draw Four replaced a color the player had
+    drawn on; the colors drawn on are then forgotten (see ``observe.py``)."""
+    s.last_played[games, player] = kind
+    s.last_named[games, player] = np.where(IS_WILD[kind], chosen, s.last_named[games, player])
+    wd4 = where(kind == WD4)
+    if wd4.size:
+        g, p = games[wd4], player[wd4]
+        s.wd4_after_draw[g, p] = s.drew_on[g, p, s.color[g]]
+    s.drew_on[games, player] = False
 
 
 def _discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.ndarray) -> None:
@@ -409,21 +424,26 @@ def close_last_standing(s: State, games: np.ndarray) -> None:
 # --- specials ---------------------------------------------------------------------------------
 
 def swap_hands(s: State, games: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Seats ``a`` and ``b`` exchange hands (the colors drawn on go with the hands)."""
     ha, hb = s.hands[games, a].copy(), s.hands[games, b].copy()
     s.hands[games, a], s.hands[games, b] = hb, ha
     sa, sb = s.hand_size[games, a].copy(), s.hand_size[games, b].copy()
     s.hand_size[games, a], s.hand_size[games, b] = sb, sa
+    da, db = s.drew_on[games, a].copy(), s.drew_on[games, b].copy()
+    s.drew_on[games, a], s.drew_on[games, b] = db, da
 
 
 def rotate_hands(s: State, games: np.ndarray) -> None:
     """Every hand passes to the next player in the current direction."""
     hands, sizes = s.hands[games].copy(), s.hand_size[games].copy()
+    drew_on = s.drew_on[games].copy()
     for seat in range(s.num_players):
         live = where(s.active[games, seat])
         g = games[live]
         to = seat_after(s, g, np.full(g.size, seat))
         s.hands[g, to] = hands[live, seat]
         s.hand_size[g, to] = sizes[live, seat]
+        s.drew_on[g, to] = drew_on[live, seat]
 
 
 def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
@@ -451,6 +471,7 @@ def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
     s.direction[games] = saved
     to = seats[row, col % live[row]]
     s.hands[games] = 0
+    s.drew_on[games] = False
     add_to_hands(s, games[row], to, dealt[row, col])
     s.hand_size[games] = s.hands[games].sum(axis=2)
 

@@ -3,6 +3,12 @@
 Seats are listed clockwise starting with the seat after the observer
 (``seat offset`` 1, 2, ...), padded to the ten-player maximum, so one layout
 serves every player count. Nothing hidden from the observer enters the vector.
+
+Besides the position, the observation carries what the table has seen each
+opponent do this round (the *public memory* views, kept by the engine from public
+events only): the colors it drew on since it last played, its last card, the
+color it last named, and whether its last Wild Draw Four followed a draw on the
+color it replaced.
 """
 
 from __future__ import annotations
@@ -11,11 +17,24 @@ from dataclasses import fields
 
 import numpy as np
 
-from ..cards import DECKS, MAX_DECK_SIZE, NUM_COLORS, NUM_KINDS
+from ..cards import (
+    DECKS,
+    KIND_COLOR,
+    KIND_SYMBOL,
+    MAX_DECK_SIZE,
+    NUM_COLORED_SYMBOLS,
+    NUM_COLORS,
+    NUM_KINDS,
+    NUM_WILD_KINDS,
+)
 from ..rules import CHOICES, MAX_PLAYERS, Rules
 from .state import NUM_PHASES, State, where
 
 OTHERS = MAX_PLAYERS - 1
+#: Card symbols: the colored ones (0-9 S R D2 D4 SE DA), then the wilds (see ``cards``).
+NUM_SYMBOLS = NUM_COLORED_SYMBOLS + NUM_WILD_KINDS
+#: Version of the layout: 1 appended the public-memory views to the 505 numbers of 0.
+OBSERVATION_VERSION = 1
 
 #: Scale of each numeric rule option in the ``rules`` view.
 _INT_SCALE = {"num_players": 10, "challenge_penalty": 4, "uno_penalty": 4, "mercy_limit": 25,
@@ -59,6 +78,16 @@ VIEWS: tuple[tuple[str, int, str], ...] = (
     ("scores", MAX_PLAYERS, "match scores / 100, observer first then offsets 1..9"),
     ("partner_hand", NUM_KINDS, "the partner's hand in team play (zeros otherwise)"),
     ("rules", RULES_SIZE, "the rule options as numbers (see rules_vector)"),
+    # public memory of this round, per seat at offsets 1..9 (row k - 1: offset k)
+    ("drew_on", OTHERS * NUM_COLORS, "per seat, the colors that were current when its hand "
+                                     "drew voluntarily since a card was last played from it"),
+    ("last_played_color", OTHERS * NUM_COLORS, "per seat, one-hot color of the last card it "
+                                               "played (zeros for a wild)"),
+    ("last_played_symbol", OTHERS * NUM_SYMBOLS, "per seat, one-hot symbol of the last card it "
+                                                 "played"),
+    ("last_named", OTHERS * NUM_COLORS, "per seat, one-hot color it last named for a wild"),
+    ("wd4_after_draw", OTHERS, "per seat, 1 if its last Wild Draw Four replaced a color it had "
+                               "drawn on"),
 )
 
 
@@ -155,4 +184,25 @@ class Observer:
         out[:, sc:sc + p] = s.scores[ar[:, None], all_seats] / 100.0
         if self.rules.teams:
             out[:, v["partner_hand"]] = s.hands[ar, (players + 2) % p]
+        self._memory(s, out, ar[:, None], seats)
         return out
+
+    @staticmethod
+    def _memory(s: State, out: np.ndarray, rows: np.ndarray, seats: np.ndarray) -> None:
+        """The public-memory views of the seats ``seats[n, P - 1]`` (offsets 1..P-1)."""
+        v = VIEW_SLICES
+        n, m = seats.shape
+        start = v["drew_on"].start
+        out[:, start:start + m * NUM_COLORS] = s.drew_on[rows, seats].reshape(n, -1)
+        start = v["wd4_after_draw"].start
+        out[:, start:start + m] = s.wd4_after_draw[rows, seats]
+        last = s.last_played[rows, seats]
+        i, o = (last >= 0).nonzero()
+        kind = last[i, o]
+        out[i, v["last_played_symbol"].start + o * NUM_SYMBOLS + KIND_SYMBOL[kind]] = 1.0
+        color = KIND_COLOR[kind]
+        c = where(color >= 0)
+        out[i[c], v["last_played_color"].start + o[c] * NUM_COLORS + color[c]] = 1.0
+        named = s.last_named[rows, seats]
+        i, o = (named >= 0).nonzero()
+        out[i, v["last_named"].start + o * NUM_COLORS + named[i, o]] = 1.0

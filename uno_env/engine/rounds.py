@@ -53,6 +53,10 @@ def clear_round(s: State, games: np.ndarray) -> None:
     s.dobon_loser[games] = -1
     s.roulette[games] = False
     s.drawn[games] = -1
+    s.drew_on[games] = False
+    s.last_played[games] = -1
+    s.last_named[games] = -1
+    s.wd4_after_draw[games] = False
 
 
 def open_round(rules: Rules, s: State, games: np.ndarray) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..cards import MAX_DECK_SIZE, NUM_KINDS
+from ..cards import MAX_DECK_SIZE, NUM_COLORS, NUM_KINDS
 
 # Decision phases: what the acting player is deciding.
 TURN = 0          # a normal turn: play a card or draw
@@ -63,6 +63,13 @@ class State:
     fed: np.ndarray           # int64[G]       seat whose card the last play answered
     dobon_loser: np.ndarray   # int64[G]       seat whose card was answered by Dobon (-1)
     roulette: np.ndarray      # bool[G]        the color choice is for Wild Color Roulette
+    # What every player has seen each seat do this round (public memory, see observe.py):
+    drew_on: np.ndarray       # bool[G, P, C]  colors current when the seat's hand drew
+                              #                voluntarily since a card was last played from it
+    last_played: np.ndarray   # int16[G, P]    kind of the seat's last card played (-1: none)
+    last_named: np.ndarray    # int8[G, P]     color the seat last named for a wild (-1: none)
+    wd4_after_draw: np.ndarray  # bool[G, P]   the seat's last Wild Draw Four replaced a color
+                                #              it had drawn on
     turns: np.ndarray         # int32[G]       decisions taken this round
     key: np.ndarray           # uint64[G]      random key of the game's seed
     counter: np.ndarray       # uint64[G]      random numbers used so far
@@ -96,6 +103,8 @@ class State:
             chain_last=np.full(g, -1, np.int16), react_from=np.full(g, -1, i64),
             top_player=np.full(g, -1, i64), fed=np.full(g, -1, i64),
             dobon_loser=np.full(g, -1, i64), roulette=np.zeros(g, bool),
+            drew_on=np.zeros((g, p, NUM_COLORS), bool), last_played=np.full((g, p), -1, np.int16),
+            last_named=np.full((g, p), -1, np.int8), wd4_after_draw=np.zeros((g, p), bool),
             turns=np.zeros(g, np.int32), key=np.zeros(g, np.uint64),
             counter=np.zeros(g, np.uint64), done=np.zeros(g, bool), truncated=np.zeros(g, bool),
             winner=np.full(g, -1, i64), round_winner=np.full(g, -1, i64),

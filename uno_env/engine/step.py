@@ -46,6 +46,7 @@ WD4 = KIND_ID["WD4"]
 
 def draw_voluntary(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
     """A turn's draw under the ``draw_rule`` option."""
+    s.drew_on[games, player, s.color[games]] = True
     if rules.finish_on_action != "allowed":
         stuck = _stuck_on_action(s, games, player)
         if stuck.any():  # may not finish on an action card: draw instead, turn over
@@ -200,6 +201,7 @@ def choose_color(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         roulette_draw(rules, s, games[i], player[i], color[i])
     i = where(~spin)
     s.color[games[i]] = color[i]
+    s.last_named[games[i], player[i]] = color[i]
     s.phase[games[i]] = TURN
 
 

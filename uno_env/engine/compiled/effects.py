@@ -15,6 +15,7 @@ from ...cards import (
     KIND_NUMBER,
     KIND_SYMBOL,
     NUM_COLORED_SYMBOLS,
+    NUM_COLORS,
     NUM_KINDS,
     SYM_DISCARD_ALL,
     SYM_SKIP_ALL,
@@ -114,6 +115,7 @@ def lay(s, r, g, player, kind, chosen):
         note_wd4(s, r, g, player, kind, first)
     if first:
         s.fed[g] = s.top_player[g]
+    remember_play(s, g, player, kind, chosen)
     s.hands[g, player, kind] -= 1
     s.hand_size[g, player] -= 1
     s.discard[g, kind] += 1
@@ -177,6 +179,17 @@ def note_wd4(s, r, g, player, kind, first):
         s.prev_color[g] = color
     if s.pending[g] == 0 or r.challenge_on_stack:
         s.attacker[g] = player
+
+
+@njit(cache=True)
+def remember_play(s, g, player, kind, chosen):
+    """What the table remembers of a play (see ``effects.remember_play``)."""
+    s.last_played[g, player] = kind
+    if IS_WILD[kind]:
+        s.last_named[g, player] = chosen
+    if kind == WD4:
+        s.wd4_after_draw[g, player] = s.drew_on[g, player, s.color[g]]
+    s.drew_on[g, player, :] = False
 
 
 @njit(cache=True)
@@ -376,10 +389,15 @@ def close_last_standing(s, r, g):
 
 @njit(cache=True)
 def swap_hands(s, g, a, b):
+    """Seats ``a`` and ``b`` exchange hands (the colors drawn on go with the hands)."""
     for k in range(NUM_KINDS):
         held = s.hands[g, a, k]
         s.hands[g, a, k] = s.hands[g, b, k]
         s.hands[g, b, k] = held
+    for c in range(NUM_COLORS):
+        drew = s.drew_on[g, a, c]
+        s.drew_on[g, a, c] = s.drew_on[g, b, c]
+        s.drew_on[g, b, c] = drew
     size = s.hand_size[g, a]
     s.hand_size[g, a] = s.hand_size[g, b]
     s.hand_size[g, b] = size
@@ -390,12 +408,15 @@ def rotate_hands(s, r, g):
     """Every hand passes to the next player in the current direction."""
     hands = s.hands[g].copy()
     sizes = s.hand_size[g].copy()
+    drew_on = s.drew_on[g].copy()
     for seat in range(r.num_players):
         if s.active[g, seat]:
             to = seat_after(s, r, g, seat, 1)
             for k in range(NUM_KINDS):
                 s.hands[g, to, k] = hands[seat, k]
             s.hand_size[g, to] = sizes[seat]
+            for c in range(NUM_COLORS):
+                s.drew_on[g, to, c] = drew_on[seat, c]
 
 
 @njit(cache=True)
@@ -420,6 +441,7 @@ def shuffle_hands(s, r, g, player):
         seat = seat_toward(s, r, g, seat, 1, 1)
         seats[i] = seat
     s.hands[g] = 0
+    s.drew_on[g] = False
     for i in range(total):
         s.hands[g, seats[i % live], by_kind[order[i]]] += 1
     for seat in range(p):

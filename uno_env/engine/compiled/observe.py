@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ...cards import NUM_COLORS, NUM_KINDS
-from ..observe import VIEW_SLICES
+from ...cards import KIND_COLOR, KIND_SYMBOL, NUM_COLORS, NUM_KINDS
+from ..observe import NUM_SYMBOLS, VIEW_SLICES
 from ..state import NUM_PHASES
 
 _HAND = VIEW_SLICES["hand"].start
@@ -26,6 +26,11 @@ _DRAW_PILE = VIEW_SLICES["draw_pile"].start
 _SCORES = VIEW_SLICES["scores"].start
 _PARTNER = VIEW_SLICES["partner_hand"].start
 _RULES = VIEW_SLICES["rules"].start
+_DREW_ON = VIEW_SLICES["drew_on"].start
+_LAST_COLOR = VIEW_SLICES["last_played_color"].start
+_LAST_SYMBOL = VIEW_SLICES["last_played_symbol"].start
+_LAST_NAMED = VIEW_SLICES["last_named"].start
+_WD4_AFTER_DRAW = VIEW_SLICES["wd4_after_draw"].start
 assert NUM_COLORS == 4
 
 
@@ -78,3 +83,27 @@ def observe_row(s, r, g, player, out):
         partner = s.hands[g, (player + 2) % p]
         for k in range(NUM_KINDS):
             out[_PARTNER + k] = partner[k]
+    observe_memory(s, r, g, player, out)
+
+
+@njit(cache=True)
+def observe_memory(s, r, g, player, out):
+    """The public-memory views of the seats at offsets 1..P-1 (see ``Observer._memory``)."""
+    drew_on = s.drew_on[g]
+    last_played = s.last_played[g]
+    last_named = s.last_named[g]
+    wd4_after_draw = s.wd4_after_draw[g]
+    p = r.num_players
+    for o in range(1, p):
+        seat = (player + o) % p
+        for c in range(NUM_COLORS):
+            out[_DREW_ON + (o - 1) * NUM_COLORS + c] = drew_on[seat, c]
+        out[_WD4_AFTER_DRAW + o - 1] = wd4_after_draw[seat]
+        kind = last_played[seat]
+        if kind >= 0:
+            out[_LAST_SYMBOL + (o - 1) * NUM_SYMBOLS + KIND_SYMBOL[kind]] = 1.0
+            if KIND_COLOR[kind] >= 0:
+                out[_LAST_COLOR + (o - 1) * NUM_COLORS + KIND_COLOR[kind]] = 1.0
+        named = last_named[seat]
+        if named >= 0:
+            out[_LAST_NAMED + (o - 1) * NUM_COLORS + named] = 1.0

@@ -58,6 +58,10 @@ def clear_round(s, g):
     s.dobon_loser[g] = -1
     s.roulette[g] = False
     s.drawn[g] = -1
+    s.drew_on[g, :, :] = False
+    s.last_played[g, :] = -1
+    s.last_named[g, :] = -1
+    s.wd4_after_draw[g, :] = False
 
 
 @njit(cache=True)

@@ -41,6 +41,7 @@ from .legal import playable
 @njit(cache=True)
 def draw_voluntary(s, r, g, player):
     """A turn's draw under the ``draw_rule`` option."""
+    s.drew_on[g, player, s.color[g]] = True
     hand = s.hands[g, player]
     top = np.int64(s.top[g])
     color = np.int64(s.color[g])
@@ -181,6 +182,7 @@ def apply_action(s, r, g, action):
             roulette_draw(s, r, g, player, color)
         else:
             s.color[g] = color
+            s.last_named[g, player] = color
             s.phase[g] = TURN
     elif code == 8:     # choose the seat to swap hands with
         target = (player + ACTION_TARGET[action]) % r.num_players
