@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any
 
+import numpy as np
+
 from .cards import DECKS
 
 #: Allowed values of every option that takes one of a fixed set of strings.
@@ -35,6 +37,19 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+#: The values every integer option may take: what the state's integer types hold and the
+#: observation's bounds cover (a penalty larger than the deck draws every card left).
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "num_players": (MIN_PLAYERS, MAX_PLAYERS),
+    "challenge_penalty": (0, 1000),
+    "uno_penalty": (0, 1000),
+    "mercy_limit": (0, 1000),
+    "feed_penalty": (0, 1000),
+    "target_score": (1, 1_000_000),
+    "rounds": (0, 10_000),
+    "max_turns": (1, 1_000_000),
+}
 
 
 @dataclass(frozen=True)
@@ -157,18 +172,15 @@ def _validate(r: Rules) -> None:
             raise ValueError(f"option {name} must be True or False, got {getattr(r, name)!r}")
     for name in _INT_OPTIONS:
         value = getattr(r, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"option {name} must be a non-negative integer, got {value!r}")
+        low, high = INT_RANGES[name]
+        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+                or not low <= value <= high):
+            raise ValueError(f"option {name} must be an integer from {low} to {high}, "
+                             f"got {value!r}")
+        object.__setattr__(r, name, int(value))   # numpy integers become ints
     for name, allowed in CHOICES.items():
         if getattr(r, name) not in allowed:
             raise ValueError(f"option {name}={getattr(r, name)!r} is not one of {allowed}")
-    if not MIN_PLAYERS <= r.num_players <= MAX_PLAYERS:
-        raise ValueError(f"option num_players={r.num_players} must be between "
-                         f"{MIN_PLAYERS} and {MAX_PLAYERS}")
-    if r.max_turns < 1:
-        raise ValueError("option max_turns must be at least 1")
-    if r.target_score < 1:
-        raise ValueError("option target_score must be at least 1")
     if r.challenge and r.wd4_restriction == "none":
         raise ValueError("option challenge=True needs a wd4_restriction other than 'none' "
                          "(there is nothing to challenge)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import os
 from collections.abc import Sequence
@@ -33,6 +34,14 @@ from .step import apply_actions
 
 class IllegalActionError(ValueError):
     """An action that is not legal in its game; the state is left untouched."""
+
+
+class EngineError(RuntimeError):
+    """An unexpected error inside the engine while it changed the games (a bug).
+
+    Raised from the original error; every game was put back as it was before the
+    call, so the batch is never left half-advanced.
+    """
 
 
 #: The ways to run the rules: ``numpy`` (vectorised over the games, the reference) and
@@ -105,7 +114,14 @@ class Engine:
 
     @state.setter
     def state(self, state: State) -> None:
-        """Put the games in another position (its legal masks are computed anew)."""
+        """Put the games in another position (its legal masks are computed anew).
+
+        The state must hold this engine's games and seats with the dtypes of
+        :meth:`State.empty` (``TypeError`` / ``ValueError`` naming the field otherwise).
+        """
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a State, got {type(state).__name__}")
+        state.check_shape(self.num_games, self.num_players)
         self._state = state
         self._invalidate()
 
@@ -240,8 +256,13 @@ class Engine:
         """Apply one action per game; returns ``(rewards[G, P], terminated[G], truncated[G])``.
 
         With ``games`` (indices), only those games advance and ``actions`` holds
-        one action for each of them. Actions of finished games are ignored. An
-        illegal action raises :class:`IllegalActionError` before anything changes.
+        one action for each of them. Actions of finished games are ignored.
+
+        Nothing changes when a call fails: malformed ``actions`` or ``games`` raise
+        ``ValueError`` or ``TypeError``, an illegal action :class:`IllegalActionError`
+        (a ``ValueError``) naming the game, all before any game changes; an
+        unexpected error inside the engine raises :class:`EngineError` naming the
+        game, after putting every game back as it was.
         """
         idx = None if games is None else self._game_indices(games, unique=False)
         listed = np.arange(self.num_games) if idx is None else idx
@@ -250,16 +271,50 @@ class Engine:
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         if self._kernels is not None:   # checks, then applies (auto_forced moves too)
             masks = self._new_masks(listed)
-            bad = self._kernels.step(s, listed, actions, rewards, self._mask, masks)
+            try:
+                bad = self._kernels.step(s, listed, actions, rewards, self._mask, masks)
+            except Exception as err:
+                raise self._failed(self._kernels.undo(s, listed), err) from err
             if bad >= 0:
                 raise self._illegal(int(listed[bad]), int(actions[bad]))
             self._keep_masks(masks)
         else:
             self._check_legal(actions, listed, idx)
-            live = ~s.done[listed]
-            self._apply(listed[live], actions[live], rewards)
-            self._auto_forced(rewards)
+            saved = s.take(listed)
+            try:
+                live = ~s.done[listed]
+                self._apply(listed[live], actions[live], rewards)
+                self._auto_forced(rewards)
+            except Exception as err:
+                s.put(listed, saved)
+                self._invalidate()
+                raise self._failed(self._failing_game(listed, actions), err) from err
         return rewards, self.terminated, s.truncated.copy()
+
+    def _failing_game(self, games: np.ndarray, actions: np.ndarray) -> int:
+        """The first of ``games`` whose action fails when stepped alone, from a copy of it
+        (-1 if none does): the numpy engine steps the games together, so this is how it
+        tells which one failed."""
+        rewards = np.zeros((1, self.num_players), np.float32)
+        for g, a in zip(games.tolist(), actions.tolist(), strict=True):
+            if self.state.done[g]:
+                continue
+            alone = copy.copy(self)
+            alone.num_games = 1
+            alone._state = self.state.take(np.array([g]))
+            alone._invalidate()
+            try:
+                alone._apply(np.zeros(1, np.int64), np.array([a]), rewards)
+                alone._auto_forced(rewards)
+            except Exception:
+                return g
+        return -1
+
+    @staticmethod
+    def _failed(game: int, err: Exception) -> EngineError:
+        where = f"in game {game}" if game >= 0 else "in this batch"
+        return EngineError(f"internal error {where} ({type(err).__name__}: {err}); every "
+                           "game was put back as it was before this call")
 
     @property
     def can_play_random(self) -> bool:
@@ -290,7 +345,12 @@ class Engine:
                              f"{streams.dtype}{list(streams.shape)}")
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         masks = self._new_masks(idx)
-        self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
+        saved = streams.copy()
+        try:
+            self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
+        except Exception as err:
+            streams[...] = saved
+            raise self._failed(self._kernels.undo(self.state, idx), err) from err
         self._keep_masks(masks)
         return rewards
 
@@ -321,7 +381,11 @@ class Engine:
     @staticmethod
     def _action_ids(actions: Sequence[int] | np.ndarray, games: np.ndarray) -> np.ndarray:
         """``actions`` as ``int64[n]``, one per listed game, or a clear error."""
-        a = np.asarray(actions)
+        try:
+            a = np.asarray(actions)
+        except (ValueError, TypeError):   # ragged nesting and the like
+            raise ValueError(f"actions must be {games.size} integer action ids, got "
+                             f"{actions!r}") from None
         if a.shape != games.shape:
             raise ValueError(f"actions must have shape {games.shape}, got {a.shape}")
         if a.size and a.dtype.kind not in "iu":
@@ -451,6 +515,8 @@ class Engine:
         """Step with action names, one per game (a plain string for a one-game engine)."""
         if isinstance(names, str):
             names = [names]
+        if not isinstance(names, (Sequence, np.ndarray)):
+            raise TypeError(f"names must be action names, one per game, got {names!r}")
         if len(names) != self.num_games:
             raise ValueError(f"need {self.num_games} action names, got {len(names)}")
         return self.step(np.array([action_id(n) for n in names], np.int64))
@@ -468,12 +534,21 @@ class Engine:
         ``deck`` lists the next cards of the draw pile, top first; the cards of the
         deck not placed anywhere are shuffled beneath them. With ``top=None`` the
         round starts by flipping ``deck[0]`` under the ``first_card`` rule, as a
-        real deal would (``dealer`` then says who dealt).
+        real deal would (``dealer`` then says who dealt). Every hand holds at least
+        one card: a player without cards has gone out, which ends the round or takes
+        them out of it, so an empty hand is rejected (``ValueError`` naming it).
         """
         if len(hands) != rules.num_players:
             raise ValueError(f"hands gives {len(hands)} players but rules.num_players is "
                              f"{rules.num_players}")
         p = rules.num_players
+        empty = [i for i, hand in enumerate(hands) if len(hand) == 0]
+        if empty:
+            raise ValueError(f"hands[{empty[0]}] is empty: every seat of a position holds a "
+                             "card (a player without cards has gone out)")
+        if dealer is not None and (isinstance(dealer, (bool, np.bool_)) or not isinstance(
+                dealer, (int, np.integer)) or not 0 <= dealer < p):
+            raise ValueError(f"dealer={dealer!r} is not a seat 0-{p - 1}")
         if not 0 <= current < p:
             raise ValueError(f"current={current} is not a seat 0-{p - 1}")
         if direction not in (1, -1):

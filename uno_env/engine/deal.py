@@ -59,9 +59,13 @@ def pile_counts(s: State, games: np.ndarray) -> np.ndarray:
 
 
 def reshuffle(s: State, games: np.ndarray) -> None:
-    """Shuffle the discards except the top card into a new draw pile."""
+    """Shuffle the discards except the top card into a new draw pile (where there are
+    none, nothing happens and no random number is drawn)."""
     counts = s.discard[games].astype(np.int64)
     counts[np.arange(games.size), s.top[games]] -= 1
+    some = counts.sum(axis=1) > 0
+    if not some.all():
+        games, counts = games[some], counts[some]
     s.discard[games] = 0
     s.discard[games, s.top[games]] = 1
     write_shuffled(s, games, counts, np.zeros(games.size, np.int64))
@@ -93,11 +97,15 @@ def draw_one(s: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
     return drawn
 
 
+def drawable(s: State, games: np.ndarray) -> np.ndarray:
+    """Cards each game can still deal out: the draw pile and the discards under the top."""
+    return (s.deck_len[games] - s.deck_pos[games]
+            + np.maximum(s.discard[games].sum(axis=1, dtype=np.int64) - 1, 0))
+
+
 def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.ndarray) -> None:
     """Each listed player draws ``n`` cards (fewer if every other card is in a hand)."""
-    n = np.asarray(n, np.int64)
-    if n.ndim == 0:
-        n = np.full(games.shape, n)
+    n = np.minimum(np.asarray(n, np.int64), drawable(s, games))
     short = s.deck_len[games] - s.deck_pos[games] < n
     if short.any():  # reshuffles on the way: one card at a time, in order
         for i in range(int(n[short].max())):

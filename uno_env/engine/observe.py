@@ -105,8 +105,9 @@ OBS_SIZE = sum(size for _, size, _ in VIEWS)
 
 #: The largest number of copies of one kind in any deck (bounds the per-kind counts).
 _MAX_KIND_COUNT = max(int(d.max()) for d in DECKS.values())
-#: A generous finite bound for match scores (/ 100) and the scaled rule options.
-_WIDE = 1.0e4
+#: A generous finite bound for match scores (/ 100) and the scaled rule options: within
+#: the option ranges of ``rules.INT_RANGES`` a score stays below 10**7 in magnitude.
+_WIDE = 1.0e5
 #: Upper bound of each view that is not a 0/1 indicator.
 _VIEW_HIGH: dict[str, float] = {
     "hand": _MAX_KIND_COUNT, "discards": _MAX_KIND_COUNT, "partner_hand": _MAX_KIND_COUNT,

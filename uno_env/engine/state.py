@@ -124,6 +124,26 @@ class State:
         for f in fields(self):
             getattr(self, f.name)[games] = getattr(other, f.name)
 
+    def check_shape(self, num_games: int, num_players: int) -> None:
+        """Raise ``ValueError`` naming the first field whose shape or dtype is not that of
+        a state of ``num_games`` games with ``num_players`` seats (the compiled code reads
+        the arrays without bounds checks)."""
+        if self.num_games != num_games:
+            raise ValueError(f"the state holds {self.num_games} games, the engine {num_games} "
+                             "games")
+        if self.num_players != num_players:
+            raise ValueError(f"the state seats {self.num_players} players, the rules "
+                             f"{num_players} players")
+        model = State.empty(num_games, num_players)
+        for f in fields(self):
+            have, want = getattr(self, f.name), getattr(model, f.name)
+            if not isinstance(have, np.ndarray) or have.shape != want.shape:
+                shape = have.shape if isinstance(have, np.ndarray) else type(have).__name__
+                raise ValueError(f"state field {f.name} must have shape {want.shape}, "
+                                 f"got {shape}")
+            if have.dtype != want.dtype:
+                raise ValueError(f"state field {f.name} must be {want.dtype}, got {have.dtype}")
+
     @property
     def num_games(self) -> int:
         return self.hands.shape[0]

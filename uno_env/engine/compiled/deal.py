@@ -70,10 +70,12 @@ def write_shuffled(s, g, counts, start):
 
 @njit(cache=True)
 def reshuffle(s, g):
-    """Shuffle the discards except the top card into a new draw pile."""
+    """Shuffle the discards except the top card into a new draw pile (if there are any)."""
     counts = s.discard[g].astype(np.int64)
     top = s.top[g]
     counts[top] -= 1
+    if counts.sum() <= 0:
+        return
     s.discard[g, :] = 0
     s.discard[g, top] = 1
     write_shuffled(s, g, counts, 0)
@@ -96,8 +98,10 @@ def draw_one(s, g, p):
 
 @njit(cache=True)
 def draw_cards(s, g, p, n):
+    """Seat ``p`` draws ``n`` cards, or as many as are left."""
     for _ in range(n):
-        draw_one(s, g, p)
+        if draw_one(s, g, p) < 0:
+            return
 
 
 @njit(cache=True)

@@ -21,6 +21,7 @@ from .layout import rules_struct, state_struct
 from .legal import legal_row
 from .observe import observe_row
 from .rounds import end_round, new_round
+from .rows import copy_row, copy_rows
 from .step import apply_action
 
 
@@ -69,16 +70,26 @@ def refresh_mask(s, r, g, masks, kinds):
 
 
 @njit(cache=True)
-def step_games(s, r, games, actions, rewards, masks, new_masks):
+def save(s, g, saved, progress, i):
+    """Before game ``g`` (``games[i]``) changes: its row into row ``i`` of ``saved``, and
+    ``progress[0] = i``, so that an error escaping the kernel can be undone."""
+    progress[0] = i
+    copy_row(s, g, saved, i)
+
+
+@njit(cache=True)
+def step_games(s, r, games, actions, rewards, masks, new_masks, saved, progress):
     """Check every action first; if all running games' actions are legal, apply them.
 
     ``masks`` holds the legal masks of all games (row ``g`` for game ``g``) when the
     caller has them, else no rows and the masks are computed. Returns -1, or the position
     in ``games`` of the first illegal action (and then changes nothing). Finished
-    games are skipped. ``new_masks``: see :func:`refresh_mask`.
+    games are skipped. ``new_masks``: see :func:`refresh_mask`; ``saved``,
+    ``progress``: see :func:`save`.
     """
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds = np.empty(NUM_KINDS, np.bool_)
+    progress[0] = -1
     for i in range(games.size):
         g = games[i]
         if s.done[g]:
@@ -95,6 +106,7 @@ def step_games(s, r, games, actions, rewards, masks, new_masks):
                 return i
     for i in range(games.size):
         g = games[i]
+        save(s, g, saved, progress, i)
         if not s.done[g]:
             decide(s, r, g, actions[i], rewards[g])
             play_forced(s, r, g, rewards[g])
@@ -103,7 +115,7 @@ def step_games(s, r, games, actions, rewards, masks, new_masks):
 
 
 @njit(cache=True)
-def play_random_games(s, r, games, until, streams, rewards, new_masks):
+def play_random_games(s, r, games, until, streams, rewards, new_masks, saved, progress):
     """Uniformly random legal decisions in each listed game until ``until[i]`` is to act.
 
     ``streams[g] = (key, counter)`` is the game's own random stream for these
@@ -112,8 +124,10 @@ def play_random_games(s, r, games, until, streams, rewards, new_masks):
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds = np.empty(NUM_KINDS, np.bool_)
     legal = np.empty(NUM_ACTIONS, np.int64)
+    progress[0] = -1
     for i in range(games.size):
         g = games[i]
+        save(s, g, saved, progress, i)
         for _ in range(10 * r.max_turns):
             if s.done[g] or s.current[g] == until[i]:
                 break
@@ -181,6 +195,9 @@ class NumbaBackend:
         self.rules = rules_struct(rules)
         self._state: State | None = None
         self._struct: object = None
+        self._saved: State | None = None       # rows saved by the last changing call
+        self._saved_struct: object = None
+        self._progress = np.full(1, -1, np.int64)   # position of the game being changed
 
     def __getstate__(self) -> dict:
         """Pickled as its rules: the structs are rebuilt on loading."""
@@ -193,6 +210,23 @@ class NumbaBackend:
         if state is not self._state:
             self._state, self._struct = state, state_struct(state)
         return self._struct
+
+    def _undo_log(self, state: State) -> tuple[object, np.ndarray]:
+        """Where a changing kernel saves each game's row before changing it."""
+        saved = self._saved
+        if saved is None or saved.hands.shape != state.hands.shape:
+            self._saved = State.empty(state.num_games, state.num_players)
+            self._saved_struct = state_struct(self._saved)
+        return self._saved_struct, self._progress
+
+    def undo(self, state: State, games: np.ndarray) -> int:
+        """After an error escaped a changing kernel on ``games``: put back the rows it had
+        saved (the games up to the one it was changing); returns that game (-1: none)."""
+        done = int(self._progress[0]) + 1
+        if done <= 0:
+            return -1
+        copy_rows(self._saved_struct, np.arange(done), self._arrays(state), games[:done])
+        return int(games[done - 1])
 
     def legal_mask(self, state: State, games: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, NUM_ACTIONS), bool)
@@ -208,7 +242,8 @@ class NumbaBackend:
         (saves recomputing them).
         """
         return step_games(self._arrays(state), self.rules, games, actions, rewards,
-                          _NO_MASKS if masks is None else masks, _new(new_masks))
+                          _NO_MASKS if masks is None else masks, _new(new_masks),
+                          *self._undo_log(state))
 
     def reset(self, state: State, games: np.ndarray, keys: np.ndarray,
               new_masks: np.ndarray | None) -> None:
@@ -219,7 +254,7 @@ class NumbaBackend:
                     new_masks: np.ndarray | None) -> None:
         """Random legal play in ``games`` until the seats ``until`` act (see the kernel)."""
         play_random_games(self._arrays(state), self.rules, games, until, streams, rewards,
-                          _new(new_masks))
+                          _new(new_masks), *self._undo_log(state))
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
