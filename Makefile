@@ -7,8 +7,11 @@ EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
 # Compiles the engine kernels into numba's cache once, right after installing.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
 GAMES ?= 10000
+# Decisions of random play checked by `make soak` (shared by every preset, player count
+# and backend).
+DECISIONS ?= 1000000
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench soak lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +37,9 @@ test: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench.py
+
+soak: $(VENV)/.test-installed
+	$(BIN)/python experiments/soak.py --decisions $(DECISIONS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
