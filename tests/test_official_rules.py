@@ -509,7 +509,7 @@ def test_retract_after_a_reshuffle_took_the_previous_top_the_offender_draws_inst
     """A catch's draw reshuffled the covered G2 into the pile: nothing to return to, so
     the guilty offender draws the four and the challenger takes a normal turn."""
     hands = [["WD4", "G7"], rest_of_deck("WD4", "G7", "G2", "R1", "R2", "R3")]
-    eng = setup("official_jp", hands, top="G2", discard=["R1", "R2", "R3"])
+    eng = make(hands, preset="official_jp", top="G2", discard=["R1", "R2", "R3"])
     eng.step_names("play WD4:R")
     eng.step_names("catch")          # G2 R1 R2 R3 are reshuffled; the offender draws two
     assert len(eng.hand(0, 0)) == 3
@@ -528,8 +528,8 @@ def test_retract_after_a_reshuffle_took_the_previous_top_the_offender_draws_inst
 def test_retract_without_a_reshuffle_still_returns_the_wild_draw_four():
     hands = [["WD4", "G7"], rest_of_deck("WD4", "G7", "G2", "R1", "R2", "R3", "R4", "R5",
                                           "R6", "R7")]
-    eng = setup("official_jp", hands, top="G2", discard=["R1", "R2", "R3"],
-                deck=["R4", "R5", "R6", "R7"])
+    eng = make(hands, preset="official_jp", top="G2", discard=["R1", "R2", "R3"],
+               pile=["R4", "R5", "R6", "R7"])
     eng.step_names("play WD4:R")
     eng.step_names("catch")
     eng.step_names("challenge")
