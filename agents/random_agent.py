@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env.simulate import random_legal_actions
+from uno_env.random_actions import random_legal_actions
 
 from .base import Agent, check_batch
 

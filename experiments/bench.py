@@ -7,15 +7,17 @@ Prints, as tables:
   rules): every step computes the legal mask, observes every acting player,
   picks a random legal action, steps, and resets the games that ended;
 * when ``rlcard`` is installed (the ``bench`` extra), decisions/s of RLCard's UNO
-  with random agents through ``env.run``, and the engine's ratio to it;
+  with random agents through ``env.run``, and the engine's ratios to it (at
+  4096 games and for one game): the ratios hold on a loaded machine, where
+  every absolute figure drops;
 * decisions/s at 4096 games for every preset;
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
   the same loop over RLCard's UNO behind PettingZoo's AEC wrappers
   (``experiments/rlcard_aec.py``), with the ratio of the two;
 * learner steps/s of the batched env with random opponents at 1024 and 4096
-  games (:func:`uno_env.vector.bench_vec_env`, and :class:`uno_env.vector.UnoVecEnv`
-  itself when Stable-Baselines3 is installed).
+  games (:func:`bench_vec_env`, the learner core alone, and
+  :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed).
 
 Usage: ``python experiments/bench.py [--seconds S] [--warmup S]`` (``make bench``).
 """
@@ -35,8 +37,11 @@ from typing import Any
 import numpy as np
 
 from uno_env import PRESETS, Rules
+from uno_env.engine import Engine
 from uno_env.engine.core import default_backend
-from uno_env.simulate import measure_throughput, random_legal_actions
+from uno_env.learner import LearnerCore
+from uno_env.random_actions import random_legal_actions
+from uno_env.simulate import play_random_step
 
 try:
     from rich.console import Console
@@ -96,6 +101,53 @@ def print_table(title: str, header: tuple[str, ...], rows: list[tuple[str, ...]]
     for r in rows:
         table.add_row(*r)
     console.print(table)
+
+
+@dataclass(frozen=True)
+class Throughput:
+    """Decisions and finished games counted over ``seconds`` of steady random play."""
+
+    num_games: int
+    decisions: int
+    games: int
+    seconds: float
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+
+def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
+                       warmup: float = 1.0, seed: int = 0, observe: bool = True,
+                       backend: str | None = None) -> Throughput:
+    """Decisions per second of random legal play on one engine of ``num_games`` games.
+
+    Each step is what a batched RL loop costs the engine: the legal mask, the
+    observation of every acting player (``observe=True``), the step, and the
+    reset of games that just ended (same-step autoreset). Runs ``warmup``
+    seconds first so one-time costs and the opening of the games are not timed.
+    ``backend`` as in :class:`Engine`.
+    """
+    engine = Engine(rules, num_games, seed, backend)
+    rng = np.random.default_rng(seed)
+
+    def run(duration: float) -> Throughput:
+        decisions = games = 0
+        start = time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < duration:
+            running, ended = play_random_step(engine, rng, observe)
+            decisions += int(running.sum())
+            if ended.size:
+                games += ended.size
+                engine.reset(games=ended)
+        return Throughput(num_games, decisions, games, elapsed)
+
+    run(warmup)
+    return run(seconds)
 
 
 @dataclass(frozen=True)
@@ -266,17 +318,40 @@ def time_vec_env(num_envs: int, seconds: float, warmup: float, seed: int = 0) ->
     return run(seconds)
 
 
+def bench_vec_env(num_envs: int = 1024, steps: int = 200, num_players: int = PLAYERS,
+                  preset: str = "official", seed: int = 0) -> float:
+    """Learner steps per second of the batched learner core with a random learner.
+
+    :class:`~uno_env.learner.LearnerCore` without an RL-library front end: the
+    learner plays uniformly among its legal actions (as a masked policy would),
+    opponents are random, finished games are reset as ``UnoVecEnv`` does. Counts
+    ``num_envs * steps`` learner decisions, observations and masks included.
+    """
+    core = LearnerCore(Rules.preset(preset, num_players=num_players), num_envs, None,
+                       learner_seat="rotate", seed=seed)
+    rng = np.random.default_rng(seed)
+    core.observe()
+    start = time.perf_counter()
+    for _ in range(steps):
+        mask = core.action_masks()
+        _, terminated, truncated, _ = core.step(random_legal_actions(mask, rng))
+        ended = np.flatnonzero(terminated | truncated)
+        if ended.size:
+            core.observe(ended)
+            core.reset(games=ended)
+        core.observe()
+    return num_envs * steps / (time.perf_counter() - start)
+
+
 def time_bench_vec_env(num_envs: int, seconds: float) -> float:
-    """:func:`uno_env.vector.bench_vec_env` sized to last about ``seconds``.
+    """:func:`bench_vec_env` sized to last about ``seconds``.
 
     A short call (also the warm-up) estimates the rate; the timed call then
     runs enough steps for ``seconds``.
     """
-    from uno_env.vector import bench_vec_env
-
-    probe = bench_vec_env(num_envs, steps=10, num_players=PLAYERS)
+    probe = bench_vec_env(num_envs, steps=10)
     steps = max(10, int(probe * seconds / num_envs))
-    return bench_vec_env(num_envs, steps=steps, num_players=PLAYERS)
+    return bench_vec_env(num_envs, steps=steps)
 
 
 def bench_vec(seconds: float, warmup: float) -> None:
@@ -342,10 +417,12 @@ def main() -> None:
             r = bench_rlcard(players, args.seconds, args.warmup)
             rows.append((r.note, str(r.players), f"{r.decisions_per_second:,.0f}",
                          f"{r.decisions / r.games:.1f}",
-                         f"{rate[BATCHES[-1], default] / r.decisions_per_second:,.1f}x"))
-        print_table(f"RLCard UNO, random agents, env.run (ratio: engine at {BATCHES[-1]} "
-                    f"games / RLCard)",
-                    ("setup", "players", "decisions/s", "decisions/game", "ratio"), rows)
+                         f"{rate[BATCHES[-1], default] / r.decisions_per_second:,.1f}x",
+                         f"{rate[BATCHES[0], default] / r.decisions_per_second:,.1f}x"))
+        print_table("RLCard UNO, random agents, env.run (ratios: the engine's decisions/s "
+                    "in this run / RLCard's)",
+                    ("setup", "players", "decisions/s", "decisions/game",
+                     f"{BATCHES[-1]} games", f"{BATCHES[0]} game"), rows)
 
     preset_rows = []
     for name in PRESETS:

@@ -1,18 +1,38 @@
-"""Helpers shared by the rule scenario tests: one-game positions under any options."""
+"""Helpers of the test suite: one builder of game positions, and play and state helpers.
+
+:func:`make` is the one way tests build a position: the rules are a preset
+(``official`` unless named) with any option overridden, exactly as given; no
+option is changed behind the caller's back. Test modules that study rules other
+than the UNO call say so once, at their top, with ``uno_penalty=0``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
 
 from uno_env import Engine, Rules
+from uno_env.actions import NUM_PLAY_ACTIONS
 
 
-def make(hands, top="R3", color=None, current=0, direction=1, pile=None, **options) -> Engine:
-    """A one-game engine in a position; the UNO call is automatic unless asked for."""
-    options.setdefault("uno_penalty", 0)
-    rules = Rules(num_players=len(hands), **options)
+def make(hands: Sequence[Sequence[str]], top: str | None = "R3", color: str | None = None,
+         current: int = 0, direction: int = 1, pile: Sequence[str] | None = None, *,
+         preset: str = "official", discard: Sequence[str] = (), dealer_seat: int | None = None,
+         seed: int = 0, **options) -> Engine:
+    """A one-game engine in a position, under ``preset`` with ``options`` overridden.
+
+    ``len(hands)`` players; ``top`` is the card on the discard pile (``None``:
+    the round starts by flipping ``pile[0]`` under the ``first_card`` rule, as a
+    real deal would, ``dealer_seat`` saying who dealt); ``pile`` lists the next
+    cards of the draw pile, top first (``deck`` and ``dealer`` are rule options).
+    """
+    rules = Rules.preset(preset, num_players=len(hands), **options)
     return Engine.from_setup(rules, hands=[list(h) for h in hands], top=top, color=color,
-                             current=current, direction=direction, deck=pile)
+                             current=current, direction=direction, deck=pile, discard=discard,
+                             dealer=dealer_seat, seed=seed)
 
 
 def cur(eng: Engine) -> int:
@@ -28,3 +48,39 @@ def size(eng: Engine, p: int) -> int:
 def same(a, b) -> bool:
     """Equal as multisets."""
     return Counter(a) == Counter(b)
+
+
+def snapshot(engine: Engine) -> dict[str, np.ndarray]:
+    """A copy of every array of the engine state."""
+    return {f.name: getattr(engine.state, f.name).copy()
+            for f in dataclasses.fields(engine.state)}
+
+
+def assert_same_state(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
+    assert a.keys() == b.keys()
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=f"state field {name} differs")
+
+
+def random_actions(engine: Engine, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per running game (0 for finished games)."""
+    mask = engine.legal_action_mask()
+    noise = np.where(mask, rng.random(mask.shape), -1.0)
+    return np.where(mask.any(axis=1), noise.argmax(axis=1), 0).astype(np.int64)
+
+
+def eager_actions(engine: Engine, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per game, a card play whenever one is legal (short rounds)."""
+    mask = engine.legal_action_mask()
+    plays = mask.copy()
+    plays[:, NUM_PLAY_ACTIONS:] = False
+    choice = np.where(plays.any(axis=1, keepdims=True), plays, mask)
+    noise = np.where(choice, rng.random(mask.shape), -1.0)
+    return np.where(mask.any(axis=1), noise.argmax(axis=1), 0).astype(np.int64)
+
+
+def assert_census(engine: Engine) -> None:
+    """Card conservation: every game holds exactly its deck, per kind."""
+    expected = np.broadcast_to(engine.deck_composition(), (engine.num_games,
+                                                            engine.deck_composition().size))
+    np.testing.assert_array_equal(engine.census(), expected)

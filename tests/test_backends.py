@@ -12,9 +12,9 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import assert_same_state, snapshot
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from scenario import assert_same_state, snapshot
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine.core import BACKENDS, default_backend

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assert_same_state, setup, snapshot
+from scenario import assert_same_state, make, snapshot
 
 from uno_env import Engine, IllegalActionError, Rules, action_id, action_name
 from uno_env.cards import CardError
@@ -60,7 +60,7 @@ def test_illegal_action_is_a_value_error():
 
 
 def test_illegal_action_by_name():
-    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["G1", "B2"], ["B1"], ["Y3"]], top="G5")
     before = snapshot(eng)
     with pytest.raises(IllegalActionError, match=r"game 0.*'play B2'"):
         eng.step_names("play B2")
@@ -72,7 +72,7 @@ def test_illegal_action_by_name():
 
 
 def test_card_not_held_is_illegal():
-    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["G1", "B2"], ["B1"], ["Y3"]], top="G5")
     before = snapshot(eng)
     with pytest.raises(IllegalActionError, match="'play G7'"):
         eng.step_names("play G7")
@@ -107,7 +107,7 @@ def test_out_of_range_id_names_game_and_id(batch, value):
 
 
 def test_unknown_action_name():
-    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["G1", "B2"], ["B1"], ["Y3"]], top="G5")
     before = snapshot(eng)
     with pytest.raises(ValueError, match="'play G99'"):
         eng.step_names("play G99")
@@ -175,7 +175,7 @@ def test_observe_bad_player(batch):
 
 
 def test_finished_games_ignore_any_action():
-    eng = setup("official", [["G1"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["G1"], ["B1"], ["Y3"]], top="G5")
     eng.step_names("play G1")
     before = snapshot(eng)
     for a in (0, -1, 500):

@@ -41,3 +41,15 @@ def test_backend_version_names_the_default_backend() -> None:
     from uno_env.engine.core import BACKENDS
 
     assert bench.backend_version().split()[0] in BACKENDS
+
+
+def test_measure_throughput_counts_decisions() -> None:
+    from uno_env import Rules
+
+    t = bench.measure_throughput(Rules(), 8, seconds=0.2, warmup=0.05)
+    assert t.num_games == 8 and t.decisions > 0 and t.seconds >= 0.2
+    assert t.decisions_per_second > 0
+
+
+def test_bench_vec_env_runs() -> None:
+    assert bench.bench_vec_env(num_envs=64, steps=10) > 0

@@ -1,4 +1,4 @@
-"""The universal card table (RULES.md section 1)."""
+"""The universal card table (docs/rules.md section 1)."""
 
 from __future__ import annotations
 

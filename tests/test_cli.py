@@ -9,13 +9,8 @@ import pytest
 
 from uno_env import Engine, Rules
 from uno_env.cli import main
-from uno_env.simulate import (
-    compact,
-    measure_throughput,
-    random_legal_actions,
-    simulate,
-    wilson_interval,
-)
+from uno_env.random_actions import random_legal_actions
+from uno_env.simulate import compact, simulate, wilson_interval
 
 
 def test_simulate_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,30 +39,6 @@ def test_presets_and_rules_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--preset", "official_jp"]) == 0
     out = capsys.readouterr().out
     assert out.strip() == Rules.preset("official_jp").describe().strip()
-
-
-def test_random_legal_actions_are_legal_and_uniform() -> None:
-    rng = np.random.default_rng(0)
-    mask = np.zeros((3, 10), bool)
-    mask[0, [2, 5, 9]] = True
-    mask[1, 7] = True               # a single legal action
-    picks = np.stack([random_legal_actions(mask, rng) for _ in range(3000)])
-    assert set(np.unique(picks[:, 0])) == {2, 5, 9}
-    assert (picks[:, 1] == 7).all()
-    assert (picks[:, 2] == 0).all()  # no legal action: a harmless 0
-    share = np.bincount(picks[:, 0], minlength=10)[[2, 5, 9]] / picks.shape[0]
-    assert np.allclose(share, 1 / 3, atol=0.04)
-
-
-def test_random_legal_actions_on_an_engine() -> None:
-    eng = Engine(Rules(), 64, seed=3)
-    rng = np.random.default_rng(3)
-    for _ in range(50):
-        mask = eng.legal_action_mask()
-        actions = random_legal_actions(mask, rng)
-        running = ~eng.done
-        assert mask[np.flatnonzero(running), actions[running]].all()
-        eng.step(actions)
 
 
 @pytest.mark.parametrize("preset,players", [("official", 4), ("official_jp", 2),
@@ -130,12 +101,6 @@ def test_wilson_interval() -> None:
     assert wilson_interval(0, 10)[0] == 0.0
     assert math.isclose(wilson_interval(10, 10)[1], 1.0)
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
-
-
-def test_measure_throughput_counts_decisions() -> None:
-    t = measure_throughput(Rules(), 8, seconds=0.2, warmup=0.05)
-    assert t.num_games == 8 and t.decisions > 0 and t.seconds >= 0.2
-    assert t.decisions_per_second > 0
 
 
 def test_module_runs_as_a_command() -> None:

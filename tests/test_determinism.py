@@ -1,10 +1,10 @@
-"""A game's trajectory depends only on its seed and its actions (DESIGN.md, Determinism)."""
+"""A game's trajectory depends only on its seed and its actions (docs/engine.md)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assert_same_state, snapshot
+from scenario import assert_same_state, snapshot
 
 from uno_env import Engine, Rules
 

@@ -1,16 +1,20 @@
-"""Going out, the end of a round, scoring, matches and rewards (RULES.md section 3, "Going
-out" and "End of round and scoring"; docs/rules.md "Leaving the round, end and scoring",
-"Rewards").
+"""Going out, the end of a round, scoring, matches and rewards (docs/rules.md 3.7,
+3.9, 3.10 and section 6, "Leaving the round, end and scoring", "Rewards").
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
-from conftest import eager_actions
-from scenario import cur, make, same
+import scenario
+from scenario import cur, eager_actions, same
 
 from uno_env import Engine, Rules
+
+#: These scenarios study other rules: the UNO call is automatic (no ``uno``/``catch`` decisions).
+make = partial(scenario.make, uno_penalty=0)
 
 #: Every test here runs on each backend.
 pytestmark = pytest.mark.usefixtures("each_backend")

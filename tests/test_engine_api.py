@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import random_actions, setup
+from scenario import make, random_actions
 
 from uno_env import NUM_ACTIONS, Engine, Rules
 from uno_env.cards import NUM_KINDS
@@ -47,8 +47,7 @@ def test_views_are_copies():
 
 
 def test_scenario_views():
-    eng = setup("official", [["G1", "WD4"], ["B1"], ["Y3", "R4"]], top="W", color="Y",
-                current=2)
+    eng = make([["G1", "WD4"], ["B1"], ["Y3", "R4"]], top="W", color="Y", current=2)
     assert eng.hand(0, 0) == ["G1", "WD4"]
     assert sorted(eng.hand(0, 2)) == ["R4", "Y3"]
     assert eng.top_card(0) == "W"
@@ -59,7 +58,7 @@ def test_scenario_views():
 
 
 def test_setup_deck_order_is_drawn_top_first():
-    eng = setup("official", [["B1", "B2"], ["B3"], ["Y3"]], top="G5", deck=["R9", "Y8", "Y7"])
+    eng = make([["B1", "B2"], ["B3"], ["Y3"]], top="G5", pile=["R9", "Y8", "Y7"])
     eng.step_names("draw")
     eng.step_names("draw")
     eng.step_names("draw")
@@ -69,13 +68,13 @@ def test_setup_deck_order_is_drawn_top_first():
 
 
 def test_setup_direction_counter_clockwise():
-    eng = setup("official", [["G1", "B2"], ["B3"], ["Y3"]], top="G5", direction=-1)
+    eng = make([["G1", "B2"], ["B3"], ["Y3"]], top="G5", direction=-1)
     eng.step_names("play G1")
     assert eng.current_player.tolist() == [2]
 
 
 def test_setup_discard_pile():
-    eng = setup("official", [["G1", "B2"], ["B3"], ["Y3"]], top="G5", discard=["R1", "R2"])
+    eng = make([["G1", "B2"], ["B3"], ["Y3"]], top="G5", discard=["R1", "R2"])
     assert eng.state.discard[0].sum() == 3
     assert (eng.census() == eng.deck_composition()).all()
 
@@ -87,7 +86,7 @@ def test_step_names_batch():
 
 
 def test_reset_all_games_restarts_episodes():
-    eng = setup("official", [["G1"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["G1"], ["B1"], ["Y3"]], top="G5")
     eng.step_names("play G1")
     assert eng.terminated.all()
     eng.reset(seed=3)
@@ -99,16 +98,14 @@ def test_reset_all_games_restarts_episodes():
 
 
 def test_observation_hides_other_hands_and_the_deck_order():
-    a = setup("official", [["G1", "B2"], ["R3", "R4", "W"], ["Y3"]], top="G5",
-              deck=["R9", "Y8", "Y7"])
-    b = setup("official", [["G1", "B2"], ["B7", "Y4", "WD4"], ["B3"]], top="G5",
-              deck=["B9", "G8", "R7"])
+    a = make([["G1", "B2"], ["R3", "R4", "W"], ["Y3"]], top="G5", pile=["R9", "Y8", "Y7"])
+    b = make([["G1", "B2"], ["B7", "Y4", "WD4"], ["B3"]], top="G5", pile=["B9", "G8", "R7"])
     for player in (0, None):
         np.testing.assert_array_equal(a.observe(players=player), b.observe(players=player))
     assert not np.array_equal(a.observe(players=1), b.observe(players=1))
 
 
 def test_observation_shows_own_hand():
-    a = setup("official", [["G1", "B2"], ["R3"], ["Y3"]], top="G5")
-    b = setup("official", [["G1", "B3"], ["R3"], ["Y3"]], top="G5")
+    a = make([["G1", "B2"], ["R3"], ["Y3"]], top="G5")
+    b = make([["G1", "B3"], ["R3"], ["Y3"]], top="G5")
     assert not np.array_equal(a.observe(players=0), b.observe(players=0))

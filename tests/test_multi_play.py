@@ -1,5 +1,5 @@
-"""Playing several cards in one turn (RULES.md section 3, "Playing several cards at once";
-docs/rules.md "Several cards at once").
+"""Playing several cards in one turn (docs/rules.md 3.6 and section 6, "Several cards at
+once").
 
 A multi-card play is a sequence of decisions: the first card follows the normal
 rules, each further compatible card is another ``play``, and ``pass`` ends it.
@@ -7,12 +7,18 @@ rules, each further compatible card is another ``play``, and ``pass`` ends it.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
-from scenario import cur, make, same, size
+import scenario
+from scenario import cur, same, size
 
 from uno_env import Engine, Rules
 from uno_env.engine.legal import legal_mask
+
+#: These scenarios study other rules: the UNO call is automatic (no ``uno``/``catch`` decisions).
+make = partial(scenario.make, uno_penalty=0)
 
 #: Every test here runs on each backend.
 pytestmark = pytest.mark.usefixtures("each_backend")

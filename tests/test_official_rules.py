@@ -1,4 +1,4 @@
-"""The official rules (RULES.md section 2), their options, and the worked examples of section 5.
+"""The base game (docs/rules.md section 2), its options, and the worked examples of section 5.
 
 Every test builds a position with ``Engine.from_setup`` and checks what a player
 or referee would observe: hands, top card, color, the player to act, the phase,
@@ -11,7 +11,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import assert_census, eager_actions, random_actions, setup
+from scenario import assert_census, eager_actions, make, random_actions
 
 from uno_env import Engine, Rules
 from uno_env.cards import DECKS, cards_from_counts, counts_from_cards
@@ -48,11 +48,11 @@ def direction(eng: Engine) -> int:
     return int(eng.state.direction[0])
 
 
-# --- RULES.md section 5: worked examples --------------------------------------------------------
+# --- docs/rules.md section 5: worked examples ---------------------------------------------------
 
 def test_example1_guilty_bluff_challenged_offender_draws_four():
-    eng = setup("official", [["WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1"])
+    eng = make([["WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1"])
     eng.step_names("play WD4:R")
     assert eng.phase_name() == "respond"
     assert current(eng) == 1
@@ -71,8 +71,8 @@ def test_example1_guilty_bluff_challenged_offender_draws_four():
 
 
 def test_example2_innocent_challenger_draws_six_and_loses_turn():
-    eng = setup("official", [["WD4", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1", "R2", "R3"])
+    eng = make([["WD4", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1", "R2", "R3"])
     eng.step_names("uno")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
@@ -85,8 +85,8 @@ def test_example2_innocent_challenger_draws_six_and_loses_turn():
 
 
 def test_example3_official_jp_guilty_wd4_is_retracted_and_hidden_card_forced():
-    eng = setup("official_jp", [["WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1"])
+    eng = make([["WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]], preset="official_jp", top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1"])
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert same_cards(eng.hand(0, 0), ["WD4", "G2", "R7", "B7", "B8", "B9", "Y9"])
@@ -105,8 +105,8 @@ def test_example3_official_jp_guilty_wd4_is_retracted_and_hidden_card_forced():
 
 def test_example3_forced_card_acts_as_the_offenders_play():
     """The retracted offender's forced card keeps its effect (here a Skip)."""
-    eng = setup("official_jp", [["WD4", "GS", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1"])
+    eng = make([["WD4", "GS", "R7"], ["B1", "B2"], ["Y3", "Y4"]], preset="official_jp", top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1"])
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert eng.legal_action_names() == ["play GS"]
@@ -115,7 +115,7 @@ def test_example3_forced_card_acts_as_the_offenders_play():
 
 
 def test_example4_two_player_reverse_acts_as_skip():
-    eng = setup("official", [["RR", "R3", "B4"], ["R1", "R2"]], top="R5")
+    eng = make([["RR", "R3", "B4"], ["R1", "R2"]], top="R5")
     eng.step_names("play RR")
     assert current(eng) == 0
     assert eng.phase_name() == "turn"
@@ -126,7 +126,7 @@ def test_example4_two_player_reverse_acts_as_skip():
 
 def test_example5_first_card_draw_two_dealer_zero_four_players():
     hands = [["B1"], ["B2"], ["B3"], ["B4"]]
-    eng = setup("official", hands, top=None, deck=["RD2", "Y7", "Y8", "G1"], dealer=0)
+    eng = make(hands, top=None, pile=["RD2", "Y7", "Y8", "G1"], dealer_seat=0)
     assert eng.top_card() == "RD2"
     assert same_cards(eng.hand(0, 1), ["B2", "Y7", "Y8"])
     assert current(eng) == 2
@@ -183,7 +183,7 @@ FOUR = [["B1", "Y1"], ["B2", "Y2"], ["B3", "Y3"], ["B4", "Y4"]]
 
 
 def test_first_card_number_left_of_dealer_starts():
-    eng = setup("official", FOUR, top=None, deck=["G5"], dealer=1)
+    eng = make(FOUR, top=None, pile=["G5"], dealer_seat=1)
     assert eng.top_card() == "G5"
     assert eng.current_color() == "G"
     assert current(eng) == 2
@@ -192,7 +192,7 @@ def test_first_card_number_left_of_dealer_starts():
 
 
 def test_first_card_wild_left_of_dealer_chooses_color_then_plays():
-    eng = setup("official", FOUR, top=None, deck=["W"], dealer=3)
+    eng = make(FOUR, top=None, pile=["W"], dealer_seat=3)
     assert eng.top_card() == "W"
     assert current(eng) == 0
     assert eng.phase_name() == "choose_color"
@@ -207,7 +207,7 @@ def test_first_card_wild_left_of_dealer_chooses_color_then_plays():
 
 
 def test_first_card_reverse_dealer_starts_counter_clockwise():
-    eng = setup("official", FOUR, top=None, deck=["RR", "Y9"], dealer=1)
+    eng = make(FOUR, top=None, pile=["RR", "Y9"], dealer_seat=1)
     assert current(eng) == 1
     assert direction(eng) == -1
     eng.step_names("draw")  # Y9 does not match: the turn ends
@@ -215,20 +215,20 @@ def test_first_card_reverse_dealer_starts_counter_clockwise():
 
 
 def test_first_card_skip_skips_left_of_dealer():
-    eng = setup("official", FOUR, top=None, deck=["YS"], dealer=1)
+    eng = make(FOUR, top=None, pile=["YS"], dealer_seat=1)
     assert current(eng) == 3
     assert eng.current_color() == "Y"
     assert direction(eng) == 1
 
 
 def test_first_card_draw_two_wraps_around_the_table():
-    eng = setup("official", FOUR, top=None, deck=["GD2", "R8", "R9"], dealer=2)
+    eng = make(FOUR, top=None, pile=["GD2", "R8", "R9"], dealer_seat=2)
     assert same_cards(eng.hand(0, 3), ["B4", "Y4", "R8", "R9"])
     assert current(eng) == 0
 
 
 def test_first_card_wild_draw_four_is_returned_and_another_flipped():
-    eng = setup("official", FOUR, top=None, deck=["WD4", "WD4", "WD4", "WD4"], dealer=0)
+    eng = make(FOUR, top=None, pile=["WD4", "WD4", "WD4", "WD4"], dealer_seat=0)
     assert eng.top_card() != "WD4"
     assert eng.state.discard[0].sum() == 1
     assert [len(eng.hand(0, p)) for p in range(4)] in ([2, 2, 2, 2], [2, 4, 2, 2])
@@ -238,18 +238,18 @@ def test_first_card_wild_draw_four_is_returned_and_another_flipped():
 # --- 2.3 a turn: play one card or draw ----------------------------------------------------------
 
 def test_player_may_play_a_card_matching_color_or_symbol_or_any_wild():
-    eng = setup("official", [["G1", "R5", "B9", "W", "YS"], ["B1"], ["B2"]], top="G5")
+    eng = make([["G1", "R5", "B9", "W", "YS"], ["B1"], ["B2"]], top="G5")
     assert set(eng.legal_action_names()) == {"play G1", "play R5", "draw",
                                              *[f"play W:{c}" for c in "RYGB"]}
 
 
 def test_symbol_matches_symbol():
-    eng = setup("official", [["RS", "BD2", "GR"], ["B1"], ["B2"]], top="YS")
+    eng = make([["RS", "BD2", "GR"], ["B1"], ["B2"]], top="YS")
     assert set(eng.legal_action_names()) == {"play RS", "draw"}
 
 
 def test_draw_then_play_the_drawn_card():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", deck=["G7"])
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["G7"])
     eng.step_names("draw")
     assert eng.phase_name() == "after_draw"
     assert current(eng) == 0
@@ -261,13 +261,13 @@ def test_draw_then_play_the_drawn_card():
 
 
 def test_after_draw_only_the_drawn_card_may_be_played():
-    eng = setup("official", [["G1", "B2", "B3"], ["B4"], ["B5"]], top="G5", deck=["G7"])
+    eng = make([["G1", "B2", "B3"], ["B4"], ["B5"]], top="G5", pile=["G7"])
     eng.step_names("draw")
     assert set(eng.legal_action_names()) == {"play G7", "pass"}
 
 
 def test_after_draw_pass_keeps_the_card_and_ends_the_turn():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", deck=["G7"])
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["G7"])
     eng.step_names("draw")
     eng.step_names("pass")
     assert current(eng) == 1
@@ -276,7 +276,7 @@ def test_after_draw_pass_keeps_the_card_and_ends_the_turn():
 
 
 def test_drawn_card_not_playable_ends_the_turn():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", deck=["Y9"])
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["Y9"])
     eng.step_names("draw")
     assert current(eng) == 1
     assert eng.phase_name() == "turn"
@@ -284,7 +284,7 @@ def test_drawn_card_not_playable_ends_the_turn():
 
 
 def test_drawn_wild_may_be_played_with_a_color():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", deck=["W"])
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["W"])
     eng.step_names("draw")
     assert set(eng.legal_action_names()) == {*[f"play W:{c}" for c in "RYGB"], "pass"}
     eng.step_names("play W:Y")
@@ -292,7 +292,7 @@ def test_drawn_wild_may_be_played_with_a_color():
 
 
 def test_may_draw_while_holding_a_playable_card():
-    eng = setup("official", [["G1", "B2"], ["B3"], ["B4"]], top="G5", deck=["R9"])
+    eng = make([["G1", "B2"], ["B3"], ["B4"]], top="G5", pile=["R9"])
     assert "draw" in eng.legal_action_names()
     eng.step_names("draw")
     assert current(eng) == 1
@@ -300,7 +300,7 @@ def test_may_draw_while_holding_a_playable_card():
 
 
 def test_only_one_card_per_turn():
-    eng = setup("official", [["G1", "G2", "G3"], ["B3"], ["B4"]], top="G5")
+    eng = make([["G1", "G2", "G3"], ["B3"], ["B4"]], top="G5")
     eng.step_names("play G1")
     assert current(eng) == 1
     assert same_cards(eng.hand(0, 0), ["G2", "G3"])
@@ -309,7 +309,7 @@ def test_only_one_card_per_turn():
 # --- 2.4 effects --------------------------------------------------------------------------------
 
 def test_wild_chosen_color_becomes_current():
-    eng = setup("official", [["W", "B2", "B3"], ["Y3", "G4"], ["B4"]], top="G5")
+    eng = make([["W", "B2", "B3"], ["Y3", "G4"], ["B4"]], top="G5")
     eng.step_names("play W:Y")
     assert eng.top_card() == "W"
     assert eng.current_color() == "Y"
@@ -318,13 +318,13 @@ def test_wild_chosen_color_becomes_current():
 
 
 def test_skip_next_player_loses_turn():
-    eng = setup("official", [["GS", "B2", "B3"], ["B3"], ["B4"], ["B5"]], top="G5")
+    eng = make([["GS", "B2", "B3"], ["B3"], ["B4"], ["B5"]], top="G5")
     eng.step_names("play GS")
     assert current(eng) == 2
 
 
 def test_reverse_flips_direction():
-    eng = setup("official", [["GR", "B2", "B3"], ["B6"], ["B4"], ["G8", "B5"]], top="G5")
+    eng = make([["GR", "B2", "B3"], ["B6"], ["B4"], ["G8", "B5"]], top="G5")
     eng.step_names("play GR")
     assert current(eng) == 3
     assert direction(eng) == -1
@@ -333,8 +333,7 @@ def test_reverse_flips_direction():
 
 
 def test_two_player_skip_and_draw_two_play_again():
-    eng = setup("official", [["GS", "GD2", "G3", "B4"], ["R1", "R2"]], top="G5",
-                deck=["Y1", "Y2"])
+    eng = make([["GS", "GD2", "G3", "B4"], ["R1", "R2"]], top="G5", pile=["Y1", "Y2"])
     eng.step_names("play GS")
     assert current(eng) == 0
     eng.step_names("play GD2")
@@ -344,15 +343,13 @@ def test_two_player_skip_and_draw_two_play_again():
 
 @pytest.mark.parametrize(("first", "starter"), [("RR", 0), ("RS", 0), ("RD2", 0), ("R5", 1)])
 def test_two_player_first_card(first, starter):
-    eng = setup("official", [["B1", "B2"], ["B3", "B4"]], top=None, deck=[first, "Y1", "Y2"],
-                dealer=0)
+    eng = make([["B1", "B2"], ["B3", "B4"]], top=None, pile=[first, "Y1", "Y2"], dealer_seat=0)
     assert current(eng) == starter
     assert len(eng.hand(0, 1)) == (4 if first == "RD2" else 2)
 
 
 def test_draw_two_next_player_draws_two_and_loses_turn():
-    eng = setup("official", [["GD2", "B2", "B3"], ["B6"], ["B4"], ["B5"]], top="G5",
-                deck=["R8", "R9", "Y1"])
+    eng = make([["GD2", "B2", "B3"], ["B6"], ["B4"], ["B5"]], top="G5", pile=["R8", "R9", "Y1"])
     eng.step_names("play GD2")
     assert same_cards(eng.hand(0, 1), ["B6", "R8", "R9"])
     assert current(eng) == 2
@@ -360,8 +357,7 @@ def test_draw_two_next_player_draws_two_and_loses_turn():
 
 
 def test_wild_draw_four_accepted_next_draws_four_and_loses_turn():
-    eng = setup("official", [["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1"])
+    eng = make([["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5", pile=["B7", "B8", "B9", "Y9", "R1"])
     eng.step_names("play WD4:B")
     eng.step_names("draw")
     assert same_cards(eng.hand(0, 1), ["B1", "B7", "B8", "B9", "Y9"])
@@ -371,7 +367,7 @@ def test_wild_draw_four_accepted_next_draws_four_and_loses_turn():
 
 
 def test_no_card_can_be_played_while_a_penalty_is_pending():
-    eng = setup("official", [["WD4", "R7", "R8"], ["B1", "W", "WD4"], ["Y3"]], top="G5")
+    eng = make([["WD4", "R7", "R8"], ["B1", "W", "WD4"], ["Y3"]], top="G5")
     eng.step_names("play WD4:B")
     assert set(eng.legal_action_names()) == {"draw", "challenge"}
     assert eng.pending_draw[0] == 4
@@ -380,14 +376,14 @@ def test_no_card_can_be_played_while_a_penalty_is_pending():
 # --- 2.5 / 2.6 Wild Draw Four restriction, bluff and challenge --------------------------------
 
 def test_bluff_is_legal_by_default():
-    eng = setup("official", [["WD4", "G2"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["WD4", "G2"], ["B1"], ["Y3"]], top="G5")
     assert set(wd4_plays()) <= set(eng.legal_action_names())
 
 
 def test_challenge_checks_the_color_before_the_wd4():
     """Holding only cards of the chosen color is innocent; the previous color decides."""
-    eng = setup("official", [["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1", "R2"])
+    eng = make([["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1", "R2"])
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 1)) == 7
@@ -395,8 +391,8 @@ def test_challenge_checks_the_color_before_the_wd4():
 
 
 def test_challenge_checks_the_color_chosen_by_a_wild_on_top():
-    eng = setup("official", [["WD4", "B7", "R8"], ["B1"], ["Y3"]], top="W", color="B",
-                deck=["G7", "G8", "G9", "Y9"])
+    eng = make([["WD4", "B7", "R8"], ["B1"], ["Y3"]], top="W", color="B",
+               pile=["G7", "G8", "G9", "Y9"])
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert same_cards(eng.hand(0, 0), ["B7", "R8", "G7", "G8", "G9", "Y9"])
@@ -404,8 +400,8 @@ def test_challenge_checks_the_color_chosen_by_a_wild_on_top():
 
 
 def test_restriction_color_ignores_cards_matching_by_number():
-    eng = setup("official", [["WD4", "R5", "B1"], ["B2"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1", "R2"])
+    eng = make([["WD4", "R5", "B1"], ["B2"], ["Y3"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1", "R2"])
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 1)) == 7  # innocent: the challenger draws 6
@@ -413,9 +409,8 @@ def test_restriction_color_ignores_cards_matching_by_number():
 
 
 def test_restriction_playable_counts_cards_matching_by_number():
-    eng = setup("official", [["WD4", "R5", "B1"], ["B2"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1", "R2"],
-                rules=dict(wd4_restriction="playable"))
+    eng = make([["WD4", "R5", "B1"], ["B2"], ["Y3"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1", "R2"], wd4_restriction="playable")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert same_cards(eng.hand(0, 0), ["R5", "B1", "B7", "B8", "B9", "Y9"])
@@ -423,18 +418,16 @@ def test_restriction_playable_counts_cards_matching_by_number():
 
 
 def test_restriction_playable_counts_a_plain_wild():
-    eng = setup("official", [["WD4", "W", "B1"], ["B2"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1", "R2"],
-                rules=dict(wd4_restriction="playable"))
+    eng = make([["WD4", "W", "B1"], ["B2"], ["Y3"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1", "R2"], wd4_restriction="playable")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 0)) == 6
 
 
 def test_restriction_playable_innocent_when_nothing_else_is_playable():
-    eng = setup("official", [["WD4", "R7", "B1"], ["B2"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1", "R2"],
-                rules=dict(wd4_restriction="playable"))
+    eng = make([["WD4", "R7", "B1"], ["B2"], ["Y3"]], top="G5",
+               pile=["B7", "B8", "B9", "Y9", "R1", "R2"], wd4_restriction="playable")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 1)) == 7
@@ -442,38 +435,38 @@ def test_restriction_playable_innocent_when_nothing_else_is_playable():
 
 
 def test_restriction_none_wd4_always_legal_even_without_bluffing():
-    eng = setup("official", [["WD4", "G2"], ["B1"], ["Y3"]], top="G5",
-                rules=dict(wd4_restriction="none", challenge=False, wd4_bluff=False))
+    eng = make([["WD4", "G2"], ["B1"], ["Y3"]], top="G5", wd4_restriction="none", challenge=False,
+               wd4_bluff=False)
     assert set(wd4_plays()) <= set(eng.legal_action_names())
 
 
 def test_wd4_bluff_false_masks_illegal_wd4_under_color_restriction():
     rules = dict(challenge=False, wd4_bluff=False)
-    eng = setup("official", [["WD4", "G2"], ["B1"], ["Y3"]], top="G5", rules=rules)
+    eng = make([["WD4", "G2"], ["B1"], ["Y3"]], top="G5", **rules)
     assert set(eng.legal_action_names()) == {"play G2", "draw", "uno"}
-    eng = setup("official", [["WD4", "R5"], ["B1"], ["Y3"]], top="G5", rules=rules)
+    eng = make([["WD4", "R5"], ["B1"], ["Y3"]], top="G5", **rules)
     assert set(eng.legal_action_names()) == {*wd4_plays(), "play R5", "draw", "uno"}
 
 
 def test_wd4_bluff_false_masks_illegal_wd4_under_playable_restriction():
     rules = dict(challenge=False, wd4_bluff=False, wd4_restriction="playable")
-    eng = setup("official", [["WD4", "R5"], ["B1"], ["Y3"]], top="G5", rules=rules)
+    eng = make([["WD4", "R5"], ["B1"], ["Y3"]], top="G5", **rules)
     assert set(eng.legal_action_names()) == {"play R5", "draw", "uno"}
-    eng = setup("official", [["WD4", "R7"], ["B1"], ["Y3"]], top="G5", rules=rules)
+    eng = make([["WD4", "R7"], ["B1"], ["Y3"]], top="G5", **rules)
     assert set(eng.legal_action_names()) == {*wd4_plays(), "draw", "uno"}
 
 
 def test_wd4_bluff_false_checks_a_drawn_wd4():
     rules = dict(challenge=False, wd4_bluff=False)
-    eng = setup("official", [["G2", "B3"], ["B1"], ["Y3"]], top="G5", deck=["WD4"], rules=rules)
+    eng = make([["G2", "B3"], ["B1"], ["Y3"]], top="G5", pile=["WD4"], **rules)
     eng.step_names("draw")
     assert current(eng) == 1  # the drawn WD4 may not be played: the turn ends
     assert same_cards(eng.hand(0, 0), ["G2", "B3", "WD4"])
 
 
 def test_challenge_false_wd4_penalty_applied_at_once():
-    eng = setup("official", [["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5",
-                deck=["B7", "B8", "B9", "Y9", "R1"], rules=dict(challenge=False))
+    eng = make([["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5", pile=["B7", "B8", "B9", "Y9", "R1"],
+               challenge=False)
     eng.step_names("play WD4:Y")
     assert same_cards(eng.hand(0, 1), ["B1", "B7", "B8", "B9", "Y9"])
     assert current(eng) == 2
@@ -483,8 +476,7 @@ def test_challenge_false_wd4_penalty_applied_at_once():
 
 @pytest.mark.parametrize("penalty", [0, 2, 3])
 def test_challenge_penalty_innocent_challenger_draws_four_plus_penalty(penalty):
-    eng = setup("official", [["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5",
-                rules=dict(challenge_penalty=penalty))
+    eng = make([["WD4", "R7", "R8"], ["B1"], ["Y3"]], top="G5", challenge_penalty=penalty)
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 1)) == 1 + 4 + penalty
@@ -492,8 +484,7 @@ def test_challenge_penalty_innocent_challenger_draws_four_plus_penalty(penalty):
 
 
 def test_challenge_penalty_does_not_apply_to_guilty_offender():
-    eng = setup("official", [["WD4", "G7", "R8"], ["B1"], ["Y3"]], top="G5",
-                rules=dict(challenge_penalty=3))
+    eng = make([["WD4", "G7", "R8"], ["B1"], ["Y3"]], top="G5", challenge_penalty=3)
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 0)) == 2 + 4
@@ -501,8 +492,8 @@ def test_challenge_penalty_does_not_apply_to_guilty_offender():
 
 
 def test_challenge_guilty_retract_under_color_restriction():
-    eng = setup("official", [["WD4", "G7", "B8"], ["B1"], ["Y3"]], top="G5",
-                deck=["R1", "R2", "G3", "Y4"], rules=dict(challenge_guilty="retract"))
+    eng = make([["WD4", "G7", "B8"], ["B1"], ["Y3"]], top="G5", pile=["R1", "R2", "G3", "Y4"],
+               challenge_guilty="retract")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert eng.phase_name() == "forced_play"
@@ -518,7 +509,7 @@ def test_retract_after_a_reshuffle_took_the_previous_top_the_offender_draws_inst
     """A catch's draw reshuffled the covered G2 into the pile: nothing to return to, so
     the guilty offender draws the four and the challenger takes a normal turn."""
     hands = [["WD4", "G7"], rest_of_deck("WD4", "G7", "G2", "R1", "R2", "R3")]
-    eng = setup("official_jp", hands, top="G2", discard=["R1", "R2", "R3"])
+    eng = make(hands, preset="official_jp", top="G2", discard=["R1", "R2", "R3"])
     eng.step_names("play WD4:R")
     eng.step_names("catch")          # G2 R1 R2 R3 are reshuffled; the offender draws two
     assert len(eng.hand(0, 0)) == 3
@@ -537,8 +528,8 @@ def test_retract_after_a_reshuffle_took_the_previous_top_the_offender_draws_inst
 def test_retract_without_a_reshuffle_still_returns_the_wild_draw_four():
     hands = [["WD4", "G7"], rest_of_deck("WD4", "G7", "G2", "R1", "R2", "R3", "R4", "R5",
                                           "R6", "R7")]
-    eng = setup("official_jp", hands, top="G2", discard=["R1", "R2", "R3"],
-                deck=["R4", "R5", "R6", "R7"])
+    eng = make(hands, preset="official_jp", top="G2", discard=["R1", "R2", "R3"],
+               pile=["R4", "R5", "R6", "R7"])
     eng.step_names("play WD4:R")
     eng.step_names("catch")
     eng.step_names("challenge")
@@ -549,7 +540,7 @@ def test_retract_without_a_reshuffle_still_returns_the_wild_draw_four():
 
 
 def test_two_player_innocent_challenge_attacker_plays_again():
-    eng = setup("official", [["WD4", "R7", "R8"], ["B1", "B2"]], top="G5")
+    eng = make([["WD4", "R7", "R8"], ["B1", "B2"]], top="G5")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 1)) == 2 + 6
@@ -557,7 +548,7 @@ def test_two_player_innocent_challenge_attacker_plays_again():
 
 
 def test_two_player_guilty_challenge_challenger_takes_a_turn():
-    eng = setup("official", [["WD4", "G7", "R8"], ["B1", "B2"]], top="G5")
+    eng = make([["WD4", "G7", "R8"], ["B1", "B2"]], top="G5")
     eng.step_names("play WD4:R")
     eng.step_names("challenge")
     assert len(eng.hand(0, 0)) == 2 + 4
@@ -566,8 +557,8 @@ def test_two_player_guilty_challenge_challenger_takes_a_turn():
 
 
 def test_retract_forced_card_matching_by_number_sets_its_color():
-    eng = setup("official_jp", [["WD4", "R5", "B8"], ["B1"], ["Y3"]], top="G5",
-                deck=["Y1", "Y2", "G3", "G4"])
+    eng = make([["WD4", "R5", "B8"], ["B1"], ["Y3"]], preset="official_jp", top="G5",
+               pile=["Y1", "Y2", "G3", "G4"])
     eng.step_names("play WD4:B")
     eng.step_names("challenge")
     assert eng.legal_action_names() == ["play R5"]
@@ -578,7 +569,7 @@ def test_retract_forced_card_matching_by_number_sets_its_color():
 
 
 def test_retract_innocent_under_playable_restriction_challenger_draws_six():
-    eng = setup("official_jp", [["WD4", "R7", "B8"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["WD4", "R7", "B8"], ["B1"], ["Y3"]], preset="official_jp", top="G5")
     eng.step_names("play WD4:B")
     eng.step_names("challenge")
     assert len(eng.hand(0, 1)) == 7
@@ -588,7 +579,7 @@ def test_retract_innocent_under_playable_restriction_challenger_draws_six():
 
 
 def test_challenge_only_after_a_wild_draw_four():
-    eng = setup("official", [["GD2", "R7", "R8"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["GD2", "R7", "R8"], ["B1"], ["Y3"]], top="G5")
     eng.step_names("play GD2")
     assert "challenge" not in eng.legal_action_names()
 
@@ -596,24 +587,24 @@ def test_challenge_only_after_a_wild_draw_four():
 # --- 2.7 UNO call and catch -------------------------------------------------------------------
 
 def test_uno_legal_with_two_cards_and_a_playable_one():
-    eng = setup("official", [["G1", "B2"], ["B1"], ["Y3"]], top="G5")
+    eng = make([["G1", "B2"], ["B1"], ["Y3"]], top="G5")
     assert "uno" in eng.legal_action_names()
 
 
 @pytest.mark.parametrize("hand", [["G1", "B2", "B3"], ["B2", "B3"], ["G1"]])
 def test_uno_not_legal_without_a_play_down_to_one_card(hand):
-    eng = setup("official", [hand, ["B1"], ["Y3"]], top="G5")
+    eng = make([hand, ["B1"], ["Y3"]], top="G5")
     assert "uno" not in eng.legal_action_names()
 
 
 def test_uno_legal_after_drawing_a_playable_second_card():
-    eng = setup("official", [["B2"], ["B1"], ["Y3"]], top="G5", deck=["G7"])
+    eng = make([["B2"], ["B1"], ["Y3"]], top="G5", pile=["G7"])
     eng.step_names("draw")
     assert set(eng.legal_action_names()) == {"play G7", "pass", "uno"}
 
 
 def test_uno_called_once_then_play_cannot_be_caught():
-    eng = setup("official", [["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5")
+    eng = make([["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5")
     eng.step_names("uno")
     assert current(eng) == 0
     assert "uno" not in eng.legal_action_names()
@@ -624,8 +615,7 @@ def test_uno_called_once_then_play_cannot_be_caught():
 
 
 def test_catch_uncalled_uno_offender_draws_two_and_catcher_acts():
-    eng = setup("official", [["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5",
-                deck=["R8", "R9", "Y1"])
+    eng = make([["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5", pile=["R8", "R9", "Y1"])
     eng.step_names("play G1")
     assert current(eng) == 1
     assert "catch" in eng.legal_action_names()
@@ -638,7 +628,7 @@ def test_catch_uncalled_uno_offender_draws_two_and_catcher_acts():
 
 
 def test_catch_only_before_the_next_player_does_anything_else():
-    eng = setup("official", [["G1", "B2"], ["G4", "B4", "B5"], ["Y3", "Y4"]], top="G5")
+    eng = make([["G1", "B2"], ["G4", "B4", "B5"], ["Y3", "Y4"]], top="G5")
     eng.step_names("play G1")
     eng.step_names("play G4")
     assert current(eng) == 2
@@ -647,20 +637,20 @@ def test_catch_only_before_the_next_player_does_anything_else():
 
 
 def test_catch_available_to_the_next_player_to_act_after_a_skip():
-    eng = setup("official", [["GS", "B2"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
+    eng = make([["GS", "B2"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
     eng.step_names("play GS")
     assert current(eng) == 2
     assert "catch" in eng.legal_action_names()
 
 
 def test_catch_available_while_responding_to_a_wild_draw_four():
-    eng = setup("official", [["WD4", "B2"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
+    eng = make([["WD4", "B2"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
     eng.step_names("play WD4:B")
     assert set(eng.legal_action_names()) == {"draw", "challenge", "catch"}
 
 
 def test_catch_not_offered_after_the_offender_drew_back_up():
-    eng = setup("official", [["GS", "B2"], ["G4", "B4"]], top="G5", deck=["Y9"])
+    eng = make([["GS", "B2"], ["G4", "B4"]], top="G5", pile=["Y9"])
     eng.step_names("play GS")  # two players: the offender acts again
     assert current(eng) == 0
     assert "catch" not in eng.legal_action_names()
@@ -670,8 +660,8 @@ def test_catch_not_offered_after_the_offender_drew_back_up():
 
 
 def test_catch_then_catcher_may_still_challenge():
-    eng = setup("official", [["WD4", "G2"], ["B1", "B4"], ["Y3"]], top="G5",
-                deck=["R1", "R2", "R3", "R4", "R5", "R6"])
+    eng = make([["WD4", "G2"], ["B1", "B4"], ["Y3"]], top="G5",
+               pile=["R1", "R2", "R3", "R4", "R5", "R6"])
     eng.step_names("play WD4:B")
     eng.step_names("catch")
     assert len(eng.hand(0, 0)) == 3
@@ -682,7 +672,7 @@ def test_catch_then_catcher_may_still_challenge():
 
 
 def test_going_out_needs_no_call():
-    eng = setup("official", [["G1"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
+    eng = make([["G1"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
     eng.step_names("play G1")
     assert bool(eng.terminated[0])
     assert int(eng.winner[0]) == 0
@@ -690,16 +680,14 @@ def test_going_out_needs_no_call():
 
 @pytest.mark.parametrize("penalty", [1, 4])
 def test_uno_penalty_sets_cards_drawn_when_caught(penalty):
-    eng = setup("official", [["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5",
-                rules=dict(uno_penalty=penalty))
+    eng = make([["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5", uno_penalty=penalty)
     eng.step_names("play G1")
     eng.step_names("catch")
     assert len(eng.hand(0, 0)) == 1 + penalty
 
 
 def test_uno_penalty_zero_call_is_automatic():
-    eng = setup("official", [["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5",
-                rules=dict(uno_penalty=0))
+    eng = make([["G1", "B2"], ["B1", "B4"], ["Y3"]], top="G5", uno_penalty=0)
     assert "uno" not in eng.legal_action_names()
     eng.step_names("play G1")
     assert current(eng) == 1
@@ -712,7 +700,7 @@ def test_uno_penalty_zero_call_is_automatic():
 def test_empty_deck_reshuffles_discards_except_the_top():
     hands = [["R1", "B2"], ["B3"], ["Y3"]]
     discard = rest_of_deck(*hands, "G5")
-    eng = setup("official", hands, top="G5", deck=[], discard=discard)
+    eng = make(hands, top="G5", pile=[], discard=discard)
     assert eng.state.deck_len[0] - eng.state.deck_pos[0] == 0
     eng.step_names("draw")
     assert len(eng.hand(0, 0)) == 3
@@ -724,7 +712,7 @@ def test_empty_deck_reshuffles_discards_except_the_top():
 
 def test_short_draw_when_every_card_is_in_hands_never_crashes():
     hands = [["GD2", "G1", "G2"], rest_of_deck(["GD2", "G1", "G2", "Y3", "G5"]), ["Y3"]]
-    eng = setup("official", hands, top="G5", deck=[])
+    eng = make(hands, top="G5", pile=[])
     before = len(eng.hand(0, 1))
     eng.step_names("play GD2")
     # Only G5 could be reshuffled: one card drawn instead of two; the game goes on.
@@ -741,7 +729,7 @@ def test_short_draw_when_every_card_is_in_hands_never_crashes():
 # --- 2.9 end of round -------------------------------------------------------------------------
 
 def test_round_ends_at_once_when_a_player_goes_out():
-    eng = setup("official", [["G1"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
+    eng = make([["G1"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
     rewards, terminated, truncated = eng.step_names("play G1")
     assert terminated.tolist() == [True]
     assert truncated.tolist() == [False]
@@ -752,7 +740,7 @@ def test_round_ends_at_once_when_a_player_goes_out():
 
 
 def test_pending_draw_two_of_the_winners_last_card_is_drawn_before_scoring():
-    eng = setup("official", [["GD2"], ["B1"], ["Y3"]], top="G5", deck=["R9", "B9"])
+    eng = make([["GD2"], ["B1"], ["Y3"]], top="G5", pile=["R9", "B9"])
     eng.step_names("play GD2")
     assert bool(eng.terminated[0])
     assert same_cards(eng.hand(0, 1), ["B1", "R9", "B9"])
@@ -760,7 +748,7 @@ def test_pending_draw_two_of_the_winners_last_card_is_drawn_before_scoring():
 
 
 def test_pending_wild_draw_four_of_the_winners_last_card_is_drawn_before_scoring():
-    eng = setup("official", [["WD4"], ["B1"], ["Y3"]], top="G5", deck=["R9", "B9", "RS", "W"])
+    eng = make([["WD4"], ["B1"], ["Y3"]], top="G5", pile=["R9", "B9", "RS", "W"])
     eng.step_names("play WD4:G")
     assert bool(eng.terminated[0])
     assert same_cards(eng.hand(0, 1), ["B1", "R9", "B9", "RS", "W"])
@@ -768,7 +756,7 @@ def test_pending_wild_draw_four_of_the_winners_last_card_is_drawn_before_scoring
 
 
 def test_finished_game_ignores_actions():
-    eng = setup("official", [["G1"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
+    eng = make([["G1"], ["G4", "B4"], ["Y3", "Y4"]], top="G5")
     eng.step_names("play G1")
     hands = [eng.hand(0, p) for p in range(3)]
     rewards, terminated, _ = eng.step(np.array([0]))
@@ -783,7 +771,7 @@ SCORED = [["G1"], ["R5", "WD4", "GS"], ["B0", "Y9"]]
 
 
 def finish(scoring: str = "winner_takes_sum", **rules) -> Engine:
-    eng = setup("official", SCORED, top="G5", rules=dict(scoring=scoring, **rules))
+    eng = make(SCORED, top="G5", scoring=scoring, **rules)
     eng.last = eng.step_names("play G1")
     return eng
 
@@ -827,13 +815,13 @@ def test_reward_win():
 
 
 def test_reward_win_two_players():
-    eng = setup("official", [["G1"], ["R5"]], top="G5", current=0)
+    eng = make([["G1"], ["R5"]], top="G5", current=0)
     rewards, _, _ = eng.step_names("play G1")
     np.testing.assert_allclose(rewards, [[1.0, -1.0]])
 
 
 def test_reward_win_zero_sum_over_players():
-    eng = setup("official", [["B1"], ["G1"], ["R5"], ["R6"], ["R7"]], top="G5", current=1)
+    eng = make([["B1"], ["G1"], ["R5"], ["R6"], ["R7"]], top="G5", current=1)
     rewards, _, _ = eng.step_names("play G1")
     np.testing.assert_allclose(rewards, [[-0.25, 1.0, -0.25, -0.25, -0.25]])
     assert abs(rewards.sum()) < 1e-6
@@ -850,7 +838,7 @@ def test_reward_points_zero_sum():
 
 
 def test_no_reward_before_the_end():
-    eng = setup("official", [["G1", "G2"], ["G3", "B2"], ["B3"]], top="G5")
+    eng = make([["G1", "G2"], ["G3", "B2"], ["B3"]], top="G5")
     rewards, terminated, truncated = eng.step_names("uno")
     assert not rewards.any()
     assert not terminated.any() and not truncated.any()
@@ -859,8 +847,8 @@ def test_no_reward_before_the_end():
 # --- options: first card, first player, dealer --------------------------------------------------
 
 def test_first_card_bury_non_number_flips_until_a_number_without_effects():
-    eng = setup("official", FOUR, top=None, deck=["RS", "W", "GD2", "G5"], dealer=1,
-                rules=dict(first_card="bury_non_number"))
+    eng = make(FOUR, top=None, pile=["RS", "W", "GD2", "G5"], dealer_seat=1,
+               first_card="bury_non_number")
     assert eng.top_card() == "G5"
     assert eng.current_color() == "G"
     assert same_cards(cards_from_counts(eng.state.discard[0]), ["RS", "W", "GD2", "G5"])
@@ -871,8 +859,8 @@ def test_first_card_bury_non_number_flips_until_a_number_without_effects():
 
 
 def test_first_card_redraw_non_number_returns_it_to_the_deck():
-    eng = setup("official", FOUR, top=None, deck=["RS", "W", "GD2"], dealer=1,
-                rules=dict(first_card="redraw_non_number"))
+    eng = make(FOUR, top=None, pile=["RS", "W", "GD2"], dealer_seat=1,
+               first_card="redraw_non_number")
     top = eng.top_card()
     assert top[1:].isdigit()
     assert eng.state.discard[0].sum() == 1
@@ -882,7 +870,7 @@ def test_first_card_redraw_non_number_returns_it_to_the_deck():
 
 
 def test_first_card_official_lets_non_number_stand():
-    eng = setup("official", FOUR, top=None, deck=["RS"], dealer=1)
+    eng = make(FOUR, top=None, pile=["RS"], dealer_seat=1)
     assert eng.top_card() == "RS"
 
 
@@ -896,21 +884,18 @@ def test_first_card_options_always_show_a_number_in_random_deals(rule):
 
 
 def test_first_player_dealer_plays_first():
-    eng = setup("official", FOUR, top=None, deck=["G5"], dealer=2,
-                rules=dict(first_player="dealer"))
+    eng = make(FOUR, top=None, pile=["G5"], dealer_seat=2, first_player="dealer")
     assert current(eng) == 2
 
 
 def test_first_player_dealer_chooses_color_of_a_first_wild():
-    eng = setup("official", FOUR, top=None, deck=["W"], dealer=2,
-                rules=dict(first_player="dealer"))
+    eng = make(FOUR, top=None, pile=["W"], dealer_seat=2, first_player="dealer")
     assert current(eng) == 2
     assert eng.phase_name() == "choose_color"
 
 
 def test_first_player_dealer_skip_skips_the_dealer():
-    eng = setup("official", FOUR, top=None, deck=["GS"], dealer=2,
-                rules=dict(first_player="dealer"))
+    eng = make(FOUR, top=None, pile=["GS"], dealer_seat=2, first_player="dealer")
     assert current(eng) == 3
 
 
@@ -973,8 +958,7 @@ def test_dealer_random_in_match_play():
 # --- options: drawing ---------------------------------------------------------------------------
 
 def test_draw_rule_one_then_pass_turn_ends_even_if_playable():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", deck=["G7"],
-                rules=dict(draw_rule="one_then_pass"))
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["G7"], draw_rule="one_then_pass")
     eng.step_names("draw")
     assert current(eng) == 1
     assert same_cards(eng.hand(0, 0), ["R1", "B2", "G7"])
@@ -982,8 +966,8 @@ def test_draw_rule_one_then_pass_turn_ends_even_if_playable():
 
 
 def test_draw_rule_until_playable_may_play():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5",
-                deck=["Y1", "R2", "G7", "G8"], rules=dict(draw_rule="until_playable_may_play"))
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["Y1", "R2", "G7", "G8"],
+               draw_rule="until_playable_may_play")
     eng.step_names("draw")
     assert same_cards(eng.hand(0, 0), ["R1", "B2", "Y1", "R2", "G7"])
     assert eng.phase_name() == "after_draw"
@@ -993,8 +977,8 @@ def test_draw_rule_until_playable_may_play():
 
 
 def test_draw_rule_until_playable_must_play():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5",
-                deck=["Y1", "R2", "G7", "G8"], rules=dict(draw_rule="until_playable_must_play"))
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["Y1", "R2", "G7", "G8"],
+               draw_rule="until_playable_must_play")
     eng.step_names("draw")
     assert eng.legal_action_names() == ["play G7"]
     eng.step_names("play G7")
@@ -1004,8 +988,7 @@ def test_draw_rule_until_playable_must_play():
 
 def test_draw_rule_until_playable_stops_when_nothing_is_left():
     hands = [["R1", "B2"], rest_of_deck(["R1", "B2", "B4", "G5", "Y1", "R2"]), ["B4"]]
-    eng = setup("official", hands, top="G5", deck=["Y1", "R2"],
-                rules=dict(draw_rule="until_playable_must_play"))
+    eng = make(hands, top="G5", pile=["Y1", "R2"], draw_rule="until_playable_must_play")
     eng.step_names("draw")
     assert same_cards(eng.hand(0, 0), ["R1", "B2", "Y1", "R2"])
     assert current(eng) == 1
@@ -1014,15 +997,14 @@ def test_draw_rule_until_playable_stops_when_nothing_is_left():
 
 def test_draw_when_playable_false():
     rules = dict(draw_when_playable=False)
-    eng = setup("official", [["G1", "B2"], ["B3"], ["B4"]], top="G5", rules=rules)
+    eng = make([["G1", "B2"], ["B3"], ["B4"]], top="G5", **rules)
     assert set(eng.legal_action_names()) == {"play G1", "uno"}
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", rules=rules)
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", **rules)
     assert eng.legal_action_names() == ["draw"]
 
 
 def test_play_any_after_draw():
-    eng = setup("official", [["G1", "B2"], ["B3"], ["B4"]], top="G5", deck=["R9"],
-                rules=dict(play_any_after_draw=True))
+    eng = make([["G1", "B2"], ["B3"], ["B4"]], top="G5", pile=["R9"], play_any_after_draw=True)
     eng.step_names("draw")
     assert eng.phase_name() == "after_draw"
     assert set(eng.legal_action_names()) == {"play G1", "pass"}
@@ -1032,8 +1014,7 @@ def test_play_any_after_draw():
 
 
 def test_play_any_after_draw_nothing_playable_ends_the_turn():
-    eng = setup("official", [["R1", "B2"], ["B3"], ["B4"]], top="G5", deck=["Y9"],
-                rules=dict(play_any_after_draw=True))
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["Y9"], play_any_after_draw=True)
     eng.step_names("draw")
     assert current(eng) == 1
 
@@ -1112,8 +1093,7 @@ def test_round_points_hold_the_last_round_in_match_play():
 
 
 def test_max_turns_truncates():
-    eng = setup("official", [["G1", "G2", "G3"], ["G4", "G6", "G7"], ["G8", "G9", "B1"]],
-                top="G5", rules=dict(max_turns=3))
+    eng = make([["G1", "G2", "G3"], ["G4", "G6", "G7"], ["G8", "G9", "B1"]], top="G5", max_turns=3)
     for _ in range(2):
         rewards, terminated, truncated = eng.step_names(eng.legal_action_names()[0])
         assert not truncated.any()
@@ -1140,7 +1120,7 @@ def test_max_turns_truncates_random_games():
 
 def test_auto_forced_plays_single_option_decisions():
     hands = [["G1", "R2", "R3"], ["B3"], ["B4", "G9"]]
-    eng = setup("official", hands, top="G5", deck=["R9"], rules=dict(auto_forced=True))
+    eng = make(hands, top="G5", pile=["R9"], auto_forced=True)
     eng.step_names("play G1")
     # Player 1's only option (draw) was taken, the drawn R9 does not match: player 2 acts.
     assert same_cards(eng.hand(0, 1), ["B3", "R9"])
@@ -1149,7 +1129,7 @@ def test_auto_forced_plays_single_option_decisions():
 
 def test_without_auto_forced_single_option_is_a_decision():
     hands = [["G1", "R2", "R3"], ["B3"], ["B4", "G9"]]
-    eng = setup("official", hands, top="G5", deck=["R9"])
+    eng = make(hands, top="G5", pile=["R9"])
     eng.step_names("play G1")
     assert current(eng) == 1
     assert eng.legal_action_names() == ["draw"]
@@ -1157,7 +1137,7 @@ def test_without_auto_forced_single_option_is_a_decision():
 
 def test_auto_forced_keeps_real_choices():
     hands = [["G1", "R2", "R3"], ["B3", "G2"], ["B4", "G9"]]
-    eng = setup("official", hands, top="G5", rules=dict(auto_forced=True))
+    eng = make(hands, top="G5", auto_forced=True)
     eng.step_names("play G1")
     assert current(eng) == 1
 
@@ -1173,7 +1153,6 @@ def test_auto_forced_random_games_never_wait_on_single_option():
 
 
 def test_auto_forced_applies_to_a_setup_position():
-    eng = setup("official", [["B2", "B3", "B4"], ["G1", "R1"], ["Y1"]], top="G5", deck=["R9"],
-                rules=dict(auto_forced=True))
+    eng = make([["B2", "B3", "B4"], ["G1", "R1"], ["Y1"]], top="G5", pile=["R9"], auto_forced=True)
     assert current(eng) == 1
     assert "R9" in eng.hand(0, 0)

@@ -379,7 +379,8 @@ def test_registered_with_pettingzoo():
     pettingzoo = pytest.importorskip("pettingzoo")
     if not hasattr(pettingzoo, "aec_registry"):
         pytest.skip("this PettingZoo version has no registry")
-    assert REGISTRY_ID in pettingzoo.aec_registry
-    aec = pettingzoo.make("aec", "uno_env/uno_v0", preset="official", num_players=3)
+    assert REGISTRY_ID == "uno_env/uno_v0"
+    assert pettingzoo.spec("aec", REGISTRY_ID).entry_point == "uno_env.pettingzoo_env:env"
+    aec = pettingzoo.make("aec", REGISTRY_ID, preset="official", num_players=3)
     aec.reset(seed=0)
     assert aec.num_agents == 3

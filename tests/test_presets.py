@@ -1,4 +1,4 @@
-"""Every preset (RULES.md section 4) and every deck (section 1) plays end to end; the worked
+"""Every preset (docs/rules.md section 4) and every deck (section 1) plays end to end; the worked
 example 6 of section 5; invalid option combinations are refused by name.
 """
 
@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import eager_actions, random_actions
+from scenario import eager_actions, random_actions
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.cards import DECKS
@@ -19,7 +19,7 @@ def same(a, b) -> bool:
     return Counter(a) == Counter(b)
 
 
-# --- RULES.md section 5, example 6 --------------------------------------------------------------
+# --- docs/rules.md section 5, example 6 ---------------------------------------------------------
 
 def test_example6_draw_return_reverse_sends_the_stack_back():
     rules = Rules.preset("draw_return", num_players=3, uno_penalty=0)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import eager_actions, random_actions
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenario import eager_actions, random_actions
 
 from uno_env import PRESETS, Engine, Rules
 

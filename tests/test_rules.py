@@ -1,4 +1,4 @@
-"""Rule options, validation and presets (RULES.md sections 3 and 4)."""
+"""Rule options, validation and presets (docs/rules.md sections 3 and 4)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from uno_env import PRESETS, Engine, Rules
 
-#: RULES.md section 4, transcribed: how each preset differs from ``official``.
+#: docs/rules.md section 4, transcribed: how each preset differs from ``official``.
 PRESET_TABLE = {
     "official": {},
     "official_jp": dict(wd4_restriction="playable", challenge_guilty="retract",
@@ -38,7 +38,7 @@ PRESET_TABLE = {
     "teams": dict(teams=True, num_players=4),
 }
 
-#: Every option of RULES.md section 3 with its base-game default.
+#: Every option of docs/rules.md section 3 with its base-game default.
 DEFAULTS = dict(
     num_players=4, deck="classic108",
     first_card="official", first_player="left_of_dealer", dealer="random",

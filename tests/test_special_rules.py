@@ -1,18 +1,23 @@
-"""Special rules (RULES.md section 3, "Special rules"; docs/rules.md "7-0, special cards",
-"Reactions: jump-in and Dobon", "Leaving the round"): 7-0, jump-in, Dobon, the mercy
+"""Special rules (docs/rules.md 3.8 and section 6, "7-0, special cards", "Reactions:
+jump-in and Dobon", "Leaving the round"): 7-0, jump-in, Dobon, the mercy
 limit, the No Mercy and swap/shuffle cards, and team play.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
-from conftest import assert_census
-from scenario import cur, make, same, size
+import scenario
+from scenario import assert_census, cur, same, size
 
 from uno_env import Engine
 from uno_env.cards import counts_from_cards
 from uno_env.engine.observe import VIEW_SLICES
+
+#: These scenarios study other rules: the UNO call is automatic (no ``uno``/``catch`` decisions).
+make = partial(scenario.make, uno_penalty=0)
 
 #: Every test here runs on each backend.
 pytestmark = pytest.mark.usefixtures("each_backend")

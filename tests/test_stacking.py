@@ -1,4 +1,4 @@
-"""Draw stacking (RULES.md section 3, "Draw stacking"; docs/rules.md "Draw stacking").
+"""Draw stacking (docs/rules.md 3.5 and section 6, "Draw stacking").
 
 Each test builds a position with ``Engine.from_setup`` under the options it checks
 and follows a penalty chain: who may answer with what, where the total goes, who
@@ -7,8 +7,14 @@ draws it and who plays next.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
-from scenario import cur, make, same, size
+import scenario
+from scenario import cur, same, size
+
+#: These scenarios study other rules: the UNO call is automatic (no ``uno``/``catch`` decisions).
+make = partial(scenario.make, uno_penalty=0)
 
 #: Every test here runs on each backend.
 pytestmark = pytest.mark.usefixtures("each_backend")

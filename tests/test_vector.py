@@ -10,7 +10,7 @@ from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 from uno_env.learner import LearnerCore
 from uno_env.rules import PRESETS, Rules
-from uno_env.vector import UnoVectorEnv, bench_vec_env
+from uno_env.vector import UnoVectorEnv
 
 pytest.importorskip("stable_baselines3")
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
@@ -153,10 +153,6 @@ def test_gymnasium_vector_env_same_step_autoreset() -> None:
             assert (rewards[terminated] != 0).all()
         assert env.action_masks().any(axis=1).all()
     assert seen_final
-
-
-def test_bench_vec_env_runs() -> None:
-    assert bench_vec_env(num_envs=64, steps=10) > 0
 
 
 @pytest.mark.train

@@ -81,7 +81,7 @@ def _deck(colored: dict[str, int], wild: dict[str, int]) -> np.ndarray:
 
 _CLASSIC_COLORED = {"0": 1, **{str(n): 2 for n in range(1, 10)}, "S": 2, "R": 2, "D2": 2}
 
-#: Deck compositions as counts per kind (RULES.md section 1).
+#: Deck compositions as counts per kind (docs/rules.md section 1).
 DECKS: dict[str, np.ndarray] = {
     "classic108": _deck(_CLASSIC_COLORED, {"W": 4, "WD4": 4}),
     "classic112_swap": _deck(_CLASSIC_COLORED, {"W": 4, "WD4": 4, "WSH": 1, "WCU": 3}),

@@ -5,6 +5,11 @@ seat per game is the learner and batch agents play the other seats. It holds no
 RL-library API, so the Gymnasium env, the SB3 ``VecEnv`` and the Gymnasium
 ``VectorEnv`` are thin front ends over it, and importing it pulls in no
 training library.
+
+The ``agents`` package builds on ``uno_env``, never the other way round at
+import time: opponent names (``"random"``, ``"greedy"``, ...) are resolved by
+:func:`agents.make_agent`, imported when :func:`resolve_opponents` first runs, so
+importing any ``uno_env`` module never imports ``agents``.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ def make_rules(rules: Rules | None = None, preset: str = "official", num_players
 
 def resolve_opponents(opponents: OpponentSpec, num_players: int) -> list[Any]:
     """One batch agent per seat offset 1..P-1 from ``None``, a name, an agent or a list."""
-    from agents import make_agent  # the agents package ships with the project
+    from agents import make_agent  # imported here: agents import uno_env, not the reverse
 
     if opponents is None:
         opponents = "random"

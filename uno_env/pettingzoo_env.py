@@ -7,7 +7,7 @@ order raise); ``raw_env`` is the bare environment.
 
 The adapter holds no game logic: the engine decides who acts next (the same
 agent may act several times in a row: a color choice, a decision on a drawn
-card, a challenge, ...), which actions are legal, the rewards (DESIGN.md:
+card, a challenge, ...), which actions are legal, the rewards (docs/rules.md:
 winner +1, every other player -1/(P-1), or the ``reward`` option) and when the
 round is truncated by ``max_turns``.
 
@@ -38,8 +38,8 @@ from .engine.observe import OBS_SIZE, observation_bounds
 from .render import render_ansi, render_rgb
 from .rules import Rules
 
-#: Id of the environment in PettingZoo's registry; ``uno_env/uno_v0`` finds it too.
-REGISTRY_ID = "uno_env/uno-v0"
+#: Id of the environment in PettingZoo's registry.
+REGISTRY_ID = "uno_env/uno_v0"
 
 def env(preset: str = "official", num_players: int = 4, render_mode: str | None = None,
         *, illegal_reward: float = -1.0, **rule_overrides: Any) -> AECEnv:
@@ -260,10 +260,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 def _register() -> None:
     """Register ``uno_env/uno_v0`` with PettingZoo's registry (once)."""
     try:
-        from pettingzoo import aec_registry, register
+        from pettingzoo import register, spec
     except ImportError:  # PettingZoo before 1.27 has no registry
         return
-    if REGISTRY_ID not in aec_registry:
+    try:
+        spec("aec", REGISTRY_ID)
+    except Exception:  # not registered yet (PettingZoo raises its NameNotFound)
         register("aec", REGISTRY_ID, entry_point=f"{__name__}:env")
 
 

@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md sections 3 and 4).
+"""Rule options and presets (docs/rules.md sections 3 and 4).
 
 A :class:`Rules` is a frozen, validated set of option values; every option's
 default is the official international rule. A preset is a named set of
@@ -204,7 +204,7 @@ def _validate(r: Rules) -> None:
         raise ValueError("option multi_effects_add=True needs a multi_play other than 'none'")
 
 
-#: Every preset of RULES.md section 4 as overrides of the official defaults.
+#: Every preset of docs/rules.md section 4 as overrides of the official defaults.
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {},
     "official_jp": dict(wd4_restriction="playable", challenge_guilty="retract",

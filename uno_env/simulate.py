@@ -1,8 +1,9 @@
-"""Uniformly random legal play in batch: game statistics and engine throughput.
+"""Uniformly random legal play in batch: game statistics.
 
 Random play is the baseline every agent is compared against and the standard
-load for measuring the engine, so the ``uno-env simulate`` command and the
-benchmark script share the code here. Everything is vectorised over the games
+load for measuring the engine: the ``uno-env simulate`` command plays it here,
+and the benchmark script (``experiments/bench.py``) times :func:`play_random_step`.
+Everything is vectorised over the games
 of one :class:`~uno_env.engine.Engine`: one ``step`` advances every game by one
 decision, finished games are restarted in place with ``reset(games=...)``.
 """
@@ -17,32 +18,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .engine import Engine
+from .random_actions import random_legal_actions
 from .rules import Rules
-
-#: Up to this many rows, random_legal_actions draws one number per mask entry.
-SMALL_BATCH = 16
-
-
-def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``mask`` (``bool[G, A]``) as ``int64[G]``.
-
-    Lists the legal entries once (``flatnonzero``, row by row), then picks, per row,
-    a uniform position among that row's entries: one random number per row, and
-    work proportional to the legal actions rather than to the whole mask. Rows with
-    no legal action (finished games) get action 0, which the engine ignores. For a
-    few rows, the arg-max of uniform numbers over the legal entries is cheaper (and
-    just as uniform).
-    """
-    g, a = mask.shape
-    if g <= SMALL_BATCH:
-        return (rng.random(mask.shape) * mask).argmax(axis=1)
-    flat = np.flatnonzero(mask)
-    counts = np.bincount(flat // a, minlength=g)
-    starts = np.cumsum(counts) - counts
-    pick = starts + (rng.random(g) * counts).astype(np.int64)
-    if not flat.size:
-        return np.zeros(g, np.int64)
-    return np.where(counts > 0, flat[np.minimum(pick, flat.size - 1)] % a, 0)
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -60,9 +37,12 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _play_step(engine: Engine, rng: np.random.Generator, observe: bool
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """One random decision in every running game; returns ``(running_before, ended_idx)``."""
+def play_random_step(engine: Engine, rng: np.random.Generator, observe: bool
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """One random decision in every running game; returns ``(running_before, ended_idx)``.
+
+    With ``observe`` the acting players are observed first, as an RL loop would.
+    """
     mask = engine.legal_action_mask()
     if observe:
         engine.observe()
@@ -204,7 +184,7 @@ def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
     out_truncated = np.zeros(games, bool)
     started, finished = slots, 0
     while finished < games:
-        running, ended = _play_step(engine, rng, observe=False)
+        running, ended = play_random_step(engine, rng, observe=False)
         taken += running
         if not ended.size:
             continue
@@ -232,50 +212,3 @@ def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
                             seconds=time.perf_counter() - start, decisions=out_decisions,
                             winner=out_winner, first_player=out_first, round_points=out_points,
                             truncated=out_truncated)
-
-
-@dataclass(frozen=True)
-class Throughput:
-    """Decisions and finished games counted over ``seconds`` of steady random play."""
-
-    num_games: int
-    decisions: int
-    games: int
-    seconds: float
-
-    @property
-    def decisions_per_second(self) -> float:
-        return self.decisions / self.seconds
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds
-
-
-def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
-                       warmup: float = 1.0, seed: int = 0, observe: bool = True,
-                       backend: str | None = None) -> Throughput:
-    """Decisions per second of random legal play on one engine of ``num_games`` games.
-
-    Each step is what a batched RL loop costs the engine: the legal mask, the
-    observation of every acting player (``observe=True``), the step, and the
-    reset of games that just ended (same-step autoreset). Runs ``warmup``
-    seconds first so one-time costs and the opening of the games are not timed.
-    ``backend`` as in :class:`Engine`.
-    """
-    engine = Engine(rules, num_games, seed, backend)
-    rng = np.random.default_rng(seed)
-
-    def run(duration: float) -> Throughput:
-        decisions = games = 0
-        start = time.perf_counter()
-        while (elapsed := time.perf_counter() - start) < duration:
-            running, ended = _play_step(engine, rng, observe)
-            decisions += int(running.sum())
-            if ended.size:
-                games += ended.size
-                engine.reset(games=ended)
-        return Throughput(num_games, decisions, games, elapsed)
-
-    run(warmup)
-    return run(seconds)

@@ -27,7 +27,6 @@ and ``info["illegal_action"] = True``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,7 +45,6 @@ from .learner import (
     observation_space,
 )
 from .rules import Rules
-from .simulate import random_legal_actions
 
 try:  # Stable-Baselines3 is an optional dependency (the "train" extra)
     from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
@@ -231,36 +229,3 @@ class UnoVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """``bool[N, A]``: the learner's legal actions in every game."""
         return self.core.action_masks()
-
-
-# --- benchmark ------------------------------------------------------------------------------
-
-def bench_vec_env(num_envs: int = 1024, steps: int = 200, num_players: int = 4,
-                  preset: str = "official", opponents: OpponentSpec = None,
-                  seed: int = 0) -> float:
-    """Learner steps per second of :class:`LearnerCore` with a random learner.
-
-    The learner plays uniformly among its legal actions (as a masked policy
-    would), opponents are ``opponents`` (random by default), finished games are
-    reset as :class:`UnoVecEnv` does. Counts ``num_envs * steps`` learner
-    decisions, observations and masks included.
-    """
-    core = LearnerCore(Rules.preset(preset, num_players=num_players), num_envs, opponents,
-                       learner_seat="rotate", seed=seed)
-    rng = np.random.default_rng(seed)
-    core.observe()
-    start = time.perf_counter()
-    for _ in range(steps):
-        mask = core.action_masks()
-        actions = random_legal_actions(mask, rng)
-        _, terminated, truncated, _ = core.step(actions)
-        ended = np.flatnonzero(terminated | truncated)
-        if ended.size:
-            core.observe(ended)
-            core.reset(games=ended)
-        core.observe()
-    return num_envs * steps / (time.perf_counter() - start)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    print(f"{bench_vec_env():,.0f} learner steps/s (1024 envs, 4 players, random opponents)")

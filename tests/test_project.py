@@ -1,0 +1,113 @@
+"""The repository stands on its own and speaks with one voice.
+
+The rules book (``docs/rules.md``) documents every option and preset of the
+code; nothing refers to a rules or design file outside the repository; the
+environment ids have one spelling; ``uno_env`` never imports ``agents`` at
+module level (the agents build on the environment, not the reverse).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from uno_env.rules import CHOICES, PRESET_SOURCES, PRESETS, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_BOOK = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+#: Section 3 (options) and section 4 (presets) of the rules book.
+OPTIONS_PART, _, PRESETS_PART = RULES_BOOK.partition("\n## 4. Presets")
+TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".cfg", ".ipynb", ".yml", ".yaml", ""}
+
+
+def _project_file(rel: Path) -> bool:
+    """Files of the project, not caches, virtual environments or build output."""
+    return not any((part.startswith(".") and part != ".ci") or part == "__pycache__"
+                   or part.endswith("egg-info") or part in ("build", "dist")
+                   for part in rel.parts)
+
+
+def _text_files() -> list[Path]:
+    return [path for path in ROOT.rglob("*")
+            if path.is_file() and path.suffix in TEXT_SUFFIXES and path != Path(__file__)
+            and _project_file(path.relative_to(ROOT))]
+
+
+FILES = {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8", errors="replace")
+         for path in _text_files()}
+
+
+def literal(value: object) -> str:
+    """How the rules book writes an option value."""
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def option_row(name: str) -> str:
+    rows = [line for line in OPTIONS_PART.splitlines() if line.startswith(f"| `{name}` |")]
+    assert len(rows) == 1, f"docs/rules.md needs exactly one table row for option {name}"
+    return rows[0]
+
+
+@pytest.mark.parametrize("name", [f.name for f in fields(Rules)])
+def test_rules_book_lists_every_option_with_its_default_first(name):
+    row = option_row(name)
+    values = row.split("|")[2]
+    default = literal(getattr(Rules(), name))
+    assert values.strip().startswith(f"`{default}`"), (
+        f"docs/rules.md: option {name} must list its default {default} first")
+    for choice in CHOICES.get(name, ()):
+        assert f"`{literal(choice)}`" in values, f"docs/rules.md: {name} lacks the value {choice}"
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_book_lists_every_preset_with_its_source_and_options(preset):
+    rows = [line for line in PRESETS_PART.splitlines() if line.startswith(f"| `{preset}` |")]
+    assert len(rows) == 1, f"docs/rules.md needs exactly one table row for preset {preset}"
+    assert PRESET_SOURCES[preset] in rows[0]
+    for option, value in Rules.preset(preset).differences().items():
+        assert f"`{option}={literal(value)}`" in rows[0], (
+            f"docs/rules.md: preset {preset} row lacks {option}={literal(value)}")
+
+
+def test_nothing_refers_to_files_outside_the_repository():
+    outside = re.compile(r"RULES\.md|DESIGN\.md|\.\./shared|/work/|/home/|/tmp/")
+    found = [f"{name}:{i}: {line.strip()}" for name, text in FILES.items()
+             for i, line in enumerate(text.splitlines(), 1) if outside.search(line)]
+    assert not found, "references outside the repository:\n" + "\n".join(found)
+
+
+#: The two environment ids (Gymnasium, PettingZoo); bare ``uno_vN`` names a PettingZoo env.
+ENV_IDS = {"uno_env/" + "Uno-v0", "uno_env/" + "uno_v0"}
+
+
+def test_env_ids_have_one_spelling():
+    spelled = re.compile(r"(?:[\w.-]*/)?uno[-_ ]?v\d+", re.IGNORECASE)
+    found = [f"{name}: {m.group()}" for name, text in FILES.items()
+             for m in spelled.finditer(text)
+             if m.group() not in ENV_IDS and not re.fullmatch(r"uno_v\d+", m.group())]
+    assert not found, "other spellings of the env ids:\n" + "\n".join(found)
+
+
+def _module_level_imports(tree: ast.Module) -> list[str]:
+    names: list[str] = []
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            todo += [n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt)]
+    return names
+
+
+def test_uno_env_never_imports_agents_at_module_level():
+    offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "uno_env").rglob("*.py")
+                 if any(n == "agents" or n.startswith("agents.") for n in
+                        _module_level_imports(ast.parse(path.read_text(encoding="utf-8"))))]
+    assert not offenders, f"uno_env modules importing agents at module level: {offenders}"
