@@ -15,13 +15,14 @@ from typing import Any
 from .base import Agent, BatchAgent, choose_actions, masked_argmax
 from .greedy import GreedyAgent
 from .heuristics import DefenderAgent, LinearAgent, TunedAgent
+from .ismcts import IsmctsAgent
 from .random_agent import RandomAgent
 from .random_play import RandomPlayAgent
 
 #: Agents constructible by name.
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "random_play": RandomPlayAgent,
                                   "greedy": GreedyAgent, "defender": DefenderAgent,
-                                  "tuned": TunedAgent}
+                                  "tuned": TunedAgent, "ismcts": IsmctsAgent}
 
 
 def _value(text: str) -> Any:
@@ -69,6 +70,7 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     return spec
 
 
-__all__ = ["AGENTS", "Agent", "BatchAgent", "DefenderAgent", "GreedyAgent", "LinearAgent",
+__all__ = ["AGENTS", "Agent", "BatchAgent", "DefenderAgent", "GreedyAgent", "IsmctsAgent",
+           "LinearAgent",
            "TunedAgent", "RandomAgent", "RandomPlayAgent",
            "choose_actions", "make_agent", "masked_argmax", "parse_agent_spec"]

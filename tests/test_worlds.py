@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import random_actions
+from conftest import random_positions, redeal_hidden
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine.deal import pile_counts
@@ -12,19 +12,6 @@ from uno_env.engine.worlds import known_seats, public_state, unseen_cards
 
 CASES = [(preset, players) for preset in sorted(PRESETS) for players in (2, 4)
          if not (preset == "teams" and players != 4)]
-
-
-def positions(preset: str, players: int, games: int = 24, seed: int = 7) -> Engine:
-    """An engine whose games stand at varied positions reached by random play."""
-    eng = Engine(Rules.preset(preset, num_players=players), games, seed)
-    rng = np.random.default_rng(seed)
-    depth = rng.integers(0, 60, games)
-    for step in range(60):
-        live = np.flatnonzero(~eng.state.done & (depth > step))
-        if not live.size:
-            break
-        eng.step(random_actions(eng, rng)[live], games=live)
-    return eng
 
 
 def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
@@ -39,7 +26,7 @@ def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
         preset: str, players: int) -> None:
-    eng = positions(preset, players)
+    eng = random_positions(preset, players)
     rng = np.random.default_rng(1)
     for game in np.flatnonzero(~eng.state.done)[:6]:
         seat = int(eng.state.current[game])
@@ -63,22 +50,13 @@ def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
 
 def test_worlds_read_only_the_public_game() -> None:
     """Re-dealing the opponents' hands and the pile (public facts kept) changes no world."""
-    eng = positions("official", 4, games=8)
+    eng = random_positions("official", 4, games=8)
     game = int(np.flatnonzero(~eng.state.done)[0])
     seat = int(eng.state.current[game])
     before = eng.sample_worlds(game, seat, 8, np.random.default_rng(3)).state
-    s = eng.state
-    others = [q for q in range(4) if q != seat]
-    cards = np.concatenate([np.repeat(np.arange(s.hands.shape[2]), s.hands[game, q])
-                            for q in others]
-                           + [s.deck[game, s.deck_pos[game]:s.deck_len[game]]])
-    np.random.default_rng(9).shuffle(cards)
-    sizes = [int(s.hand_size[game, q]) for q in others]
-    s.hands[game, others] = 0
-    for q, part in zip(others, np.split(cards[:sum(sizes)], np.cumsum(sizes)[:-1]),
-                       strict=True):
-        np.add.at(s.hands[game, q], part, 1)
-    s.deck[game, s.deck_pos[game]:s.deck_len[game]] = cards[sum(sizes):]
+    hands = eng.state.hands[game].copy()
+    redeal_hidden(eng, game, seat, np.random.default_rng(9))
+    assert not np.array_equal(hands, eng.state.hands[game])
     after = eng.sample_worlds(game, seat, 8, np.random.default_rng(3)).state
     np.testing.assert_array_equal(before.hands, after.hands)
     np.testing.assert_array_equal(before.deck, after.deck)
