@@ -14,12 +14,15 @@ from typing import Any
 
 from .base import Agent, BatchAgent, choose_actions, masked_argmax
 from .greedy import GreedyAgent
+from .heuristics import DefenderAgent, LinearAgent, TunedAgent
+from .ismcts import IsmctsAgent
 from .random_agent import RandomAgent
 from .random_play import RandomPlayAgent
 
 #: Agents constructible by name.
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "random_play": RandomPlayAgent,
-                                  "greedy": GreedyAgent}
+                                  "greedy": GreedyAgent, "defender": DefenderAgent,
+                                  "tuned": TunedAgent, "ismcts": IsmctsAgent}
 
 
 def _value(text: str) -> Any:
@@ -67,5 +70,7 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     return spec
 
 
-__all__ = ["AGENTS", "Agent", "BatchAgent", "GreedyAgent", "RandomAgent", "RandomPlayAgent",
+__all__ = ["AGENTS", "Agent", "BatchAgent", "DefenderAgent", "GreedyAgent", "IsmctsAgent",
+           "LinearAgent",
+           "TunedAgent", "RandomAgent", "RandomPlayAgent",
            "choose_actions", "make_agent", "masked_argmax", "parse_agent_spec"]

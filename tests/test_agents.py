@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import random_positions, redeal_hidden
 
 from agents import (
     AGENTS,
@@ -13,6 +14,7 @@ from agents import (
     GreedyAgent,
     RandomAgent,
     RandomPlayAgent,
+    choose_actions,
     make_agent,
     parse_agent_spec,
 )
@@ -32,7 +34,7 @@ def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> n
         for seat, agent in enumerate(seats):
             rows = np.flatnonzero((current == seat) & ~eng.done)
             if rows.size:
-                chosen = agent.act(obs[rows], mask[rows], rng)
+                chosen = choose_actions(agent, eng, rows, obs[rows], mask[rows], rng)
                 assert chosen.shape == (rows.size,)
                 assert mask[rows, chosen].all(), f"{agent!r} chose an illegal action"
                 actions[rows] = chosen
@@ -55,13 +57,35 @@ def valid_player_counts(counts: tuple[int, ...]) -> list[tuple[str, int]]:
     return pairs
 
 
-@pytest.mark.parametrize("name", sorted(AGENTS))
+#: Agents cheap enough to play whole games in every test (search is tested on positions).
+FAST_AGENTS = sorted(name for name, cls in AGENTS.items() if not cls.needs_engine)
+#: Specs that keep each agent quick in the tests.
+TEST_SPECS = {name: name for name in AGENTS} | {"ismcts": "ismcts:budget=4"}
+
+
+@pytest.mark.parametrize("name", FAST_AGENTS)
 @pytest.mark.parametrize(("preset", "players"), valid_player_counts((2, 3, 4, 6)))
 def test_agents_play_only_legal_actions(name: str, preset: str, players: int) -> None:
     agent = make_agent(name)
     rules = Rules.preset(preset, num_players=players, max_turns=300)
     winners = play_batch(rules, [agent] * players, 48, seed=players)
     assert ((winners >= -1) & (winners < players)).all()
+
+
+@pytest.mark.parametrize(("preset", "players"), valid_player_counts((2, 4, 10)))
+def test_every_agent_acts_legally_and_reproducibly_in_random_positions(
+        preset: str, players: int) -> None:
+    eng = random_positions(preset, players, games=16, seed=players)
+    live = np.flatnonzero(~eng.state.done)
+    obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
+    for name, spec in TEST_SPECS.items():
+        agent = make_agent(spec)
+        chosen = choose_actions(agent, eng, live, obs, masks, np.random.default_rng(1))
+        assert chosen.shape == (live.size,), name
+        assert masks[np.arange(live.size), chosen].all(), f"{name} chose an illegal action"
+        again = choose_actions(make_agent(spec), eng, live, obs, masks,
+                               np.random.default_rng(1))
+        np.testing.assert_array_equal(chosen, again, err_msg=name)
 
 
 def test_random_agent_is_uniform_over_legal_actions() -> None:
@@ -179,3 +203,40 @@ def test_agent_specs_pass_typed_parameters() -> None:
 def test_bad_agent_specs_are_named(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         make_agent(spec)
+
+
+def test_ismcts_ignores_hidden_cards() -> None:
+    """Its choices depend on the public game only: other hands and pile order re-dealt,
+    the same rng gives the same actions."""
+    eng = random_positions("official", 3, games=12, seed=4)
+    live = np.flatnonzero(~eng.state.done)
+    obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
+    agent = make_agent("ismcts:budget=12")
+    before = choose_actions(agent, eng, live, obs, masks, np.random.default_rng(2))
+    hands = eng.state.hands.copy()
+    for game in live:
+        redeal_hidden(eng, int(game), int(eng.state.current[game]), np.random.default_rng(game))
+    assert not np.array_equal(hands, eng.state.hands)
+    after = choose_actions(agent, eng, live, eng.observe(games=live), masks,
+                           np.random.default_rng(2))
+    np.testing.assert_array_equal(before, after)
+
+
+def test_ismcts_finds_the_winning_draw_two() -> None:
+    """Heads-up with Draw Two and a card of its color left: the Draw Two first wins at once
+    (the opponent is skipped); the other order lets the opponent out with its last card."""
+    eng = Engine.from_setup(Rules(num_players=2), hands=[["R2", "RD2"], ["R7"]], top="R9",
+                            current=0)
+    eng.step_names("uno")
+    agent = make_agent("ismcts:budget=16")
+    chosen = choose_actions(agent, eng, np.array([0]), eng.observe(), eng.legal_action_mask(),
+                            np.random.default_rng(0))
+    assert action_name(chosen[0]) == "play RD2"
+
+
+def test_ismcts_needs_the_engine() -> None:
+    with pytest.raises(TypeError, match="act_in"):
+        make_agent("ismcts").act(np.zeros((1, 3), np.float32), np.ones((1, 4), bool),
+                                 np.random.default_rng(0))
+    with pytest.raises(ValueError, match="budget must be a positive integer"):
+        make_agent("ismcts:budget=0")

@@ -157,6 +157,23 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one game in the terminal against agents."""
+    from agents import make_agent  # the agents package ships with the project
+    from agents.human import play_in_terminal
+    rules = _rules(args.preset, args.players)
+    specs = [s for s in args.opponents.split(",") if s.strip()]
+    if len(specs) == 1:
+        specs *= args.players - 1
+    try:
+        opponents = [make_agent(s) for s in specs]
+        play_in_terminal(rules, opponents, seat=args.seat, seed=args.seed,
+                         color=not args.no_color)
+    except ValueError as err:
+        raise SystemExit(f"uno-env play: {err}") from None
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``uno-env`` (exposed for tests and documentation)."""
     parser = argparse.ArgumentParser(
@@ -179,6 +196,17 @@ def build_parser() -> argparse.ArgumentParser:
     rul.add_argument("--preset", default="official", choices=list(PRESETS))
     rul.add_argument("--players", type=int, default=4)
     rul.set_defaults(func=cmd_rules)
+
+    play = sub.add_parser("play", help="play a game in the terminal against agents")
+    play.add_argument("--preset", default="official", choices=list(PRESETS))
+    play.add_argument("--players", type=int, default=4)
+    play.add_argument("--opponents", default="greedy",
+                      help="agent specs, one per other seat or one for all (e.g. "
+                           "greedy,ismcts:budget=32,random_play)")
+    play.add_argument("--seat", type=int, default=0, help="your seat")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--no-color", action="store_true", help="plain text")
+    play.set_defaults(func=cmd_play)
     return parser
 
 

@@ -30,6 +30,7 @@ from .rng import mix64, seed_key
 from .rounds import clear_round, end_rounds, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
+from .worlds import sample_worlds
 
 
 class IllegalActionError(ValueError):
@@ -490,6 +491,16 @@ class Engine:
 
     def deck_composition(self) -> np.ndarray:
         return DECKS[self.rules.deck].astype(np.int64)
+
+    def sample_worlds(self, game: int, seat: int, num_worlds: int,
+                      rng: np.random.Generator) -> Engine:
+        """A new engine of ``num_worlds`` possible worlds of ``game`` as its acting
+        player ``seat`` knows it: public facts kept, unseen cards dealt at random
+        (see :mod:`uno_env.engine.worlds`)."""
+        state = sample_worlds(self.rules, self.state, int(game), int(seat), num_worlds, rng)
+        worlds = Engine(self.rules, state.num_games, 0, self.backend)
+        worlds.state = state
+        return worlds
 
     # --- one game, by name ------------------------------------------------------------------
 

@@ -1,0 +1,121 @@
+"""A search agent: determinized Monte Carlo over possible worlds.
+
+At a decision the agent does not know the other hands nor the order of the draw
+pile, so it plans over *worlds*: copies of the game in which everything public is
+kept and the cards it has not seen are dealt at random (``Engine.sample_worlds``;
+the worlds are built from the public part of the game only, see
+:mod:`uno_env.engine.worlds`). Each legal action is tried in the same worlds
+(common random numbers make the comparison sharper), every world is played to
+the end by a fast policy (``random_play`` by default), and the action with the
+best mean reward for the agent's seat is played. ``budget`` is the number of
+playouts per decision, shared among the legal actions.
+
+All worlds and playouts of all the decisions of one ``act_in`` call run as one
+batch on the engine: a call with 100 decisions and a budget of 64 steps about
+6,400 games together.
+
+Actions that are always right are played without search: calling UNO, catching,
+Dobon, and any decision with a single legal action.
+
+The agent needs the public game, so it is used through ``act_in(engine, games,
+...)`` (see :func:`agents.choose_actions`), which tournaments call; ``act``
+alone, which gets only observations, raises ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env.actions import CATCH, DOBON, UNO
+from uno_env.engine import Engine
+from uno_env.engine.worlds import concat_states, sample_worlds
+
+from .base import Agent, BatchAgent, check_batch, choose_actions
+
+
+class IsmctsAgent(Agent):
+    """Determinized Monte Carlo: each legal action scored by playouts in sampled worlds."""
+
+    name = "ismcts"
+    needs_engine = True
+    uses_observations = False
+
+    def __init__(self, budget: int = 64, playout: str = "random_play") -> None:
+        from . import make_agent  # the registry imports this module
+        if not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"budget must be a positive integer (playouts per decision), "
+                             f"got {budget!r}")
+        self.budget = budget
+        self.playout = playout
+        self.policy: BatchAgent = make_agent(playout)
+
+    def __repr__(self) -> str:
+        return f"IsmctsAgent(budget={self.budget}, playout={self.playout!r})"
+
+    def act(self, observations: np.ndarray, masks: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+        raise TypeError("ismcts plans from the public part of the game: call "
+                        "act_in(engine, games, observations, masks, rng) (or "
+                        "agents.choose_actions), as tournaments do")
+
+    def act_in(self, engine: Engine, games: np.ndarray, observations: np.ndarray,
+               masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        check_batch(observations, masks)
+        games = np.asarray(games, np.int64)
+        actions = masks.argmax(axis=1)
+        obvious = masks[:, [DOBON, CATCH, UNO]]
+        sure = obvious.any(axis=1)
+        actions[sure] = np.array([DOBON, CATCH, UNO])[obvious[sure].argmax(axis=1)]
+        search = np.flatnonzero(~sure & (masks.sum(axis=1) > 1))
+        if search.size:
+            actions[search] = self._search(engine, games[search], masks[search], rng)
+        return actions
+
+    def _search(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
+                rng: np.random.Generator) -> np.ndarray:
+        """The best legal action of each listed game by mean playout reward."""
+        states, first, seats, owner = [], [], [], []
+        candidates = [np.flatnonzero(row) for row in masks]
+        for i, (game, legal) in enumerate(zip(games, candidates, strict=True)):
+            seat = int(engine.state.current[game])
+            worlds = max(1, self.budget // legal.size)
+            sampled = sample_worlds(engine.rules, engine.state, int(game), seat, worlds, rng)
+            states.append(sampled.take(np.tile(np.arange(worlds), legal.size)))
+            first.append(np.repeat(legal, worlds))
+            seats.append(np.full(worlds * legal.size, seat))
+            owner.append(np.full(worlds * legal.size, i))
+        first_actions, seat_of = np.concatenate(first), np.concatenate(seats)
+        sims = Engine(engine.rules, first_actions.size, 0, engine.backend)
+        sims.state = concat_states(states)
+        value = self._playouts(sims, first_actions, seat_of, rng)
+        best = np.empty(games.size, np.int64)
+        split = np.cumsum([a.size for a in first])[:-1]
+        for i, (v, a) in enumerate(zip(np.split(value, split), np.split(first_actions, split),
+                                       strict=True)):
+            legal = candidates[i]
+            means = v.reshape(legal.size, -1).mean(axis=1)
+            best[i] = a[int(means.argmax()) * (a.size // legal.size)]
+        return best
+
+    def _playouts(self, sims: Engine, first: np.ndarray, seat: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+        """Play ``first`` then the playout policy to the end; each game's total reward
+        for ``seat``."""
+        rows = np.arange(sims.num_games)
+        rewards, _, _ = sims.step(first)
+        total = rewards[rows, seat].astype(np.float64)
+        if self.playout == "random" and sims.can_play_random:   # all in compiled code
+            live = np.flatnonzero(~sims.state.done)
+            streams = np.zeros((sims.num_games, 2), np.uint64)
+            streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
+            rewards = sims.play_random(live, np.full(live.size, -1), streams)
+            return total + rewards[rows, seat]
+        while not sims.state.done.all():
+            live = np.flatnonzero(~sims.state.done)
+            masks = sims.legal_action_mask(live)
+            obs = sims.observe(games=live) if getattr(self.policy, "uses_observations", True) \
+                else np.zeros((live.size, 0), np.float32)
+            rewards, _, _ = sims.step(choose_actions(self.policy, sims, live, obs, masks, rng),
+                                      games=live)
+            total += rewards[rows, seat]
+        return total

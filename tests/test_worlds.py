@@ -1,0 +1,73 @@
+"""Possible worlds for search: what the player knows is kept, the unseen cards are re-dealt."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import random_positions, redeal_hidden
+
+from uno_env import PRESETS, Engine, Rules
+from uno_env.engine.deal import pile_counts
+from uno_env.engine.worlds import known_seats, public_state, unseen_cards
+
+CASES = [(preset, players) for preset in sorted(PRESETS) for players in (2, 4)
+         if not (preset == "teams" and players != 4)]
+
+
+def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
+    """The cards ``seat`` cannot see in ``game``: other hands and the draw pile."""
+    s = eng.state
+    others = np.ones(eng.num_players, bool)
+    others[known_seats(eng.rules, seat)] = False
+    return (s.hands[game, others].sum(axis=0, dtype=np.int64)
+            + pile_counts(s, np.array([game]))[0])
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
+        preset: str, players: int) -> None:
+    eng = random_positions(preset, players)
+    rng = np.random.default_rng(1)
+    for game in np.flatnonzero(~eng.state.done)[:6]:
+        seat = int(eng.state.current[game])
+        worlds = eng.sample_worlds(game, seat, 12, rng)
+        seen = eng.observe(players=seat, games=[game])
+        np.testing.assert_array_equal(worlds.observe(players=seat), np.repeat(seen, 12, 0))
+        np.testing.assert_array_equal(worlds.legal_action_mask(),
+                                      np.repeat(eng.legal_action_mask([game]), 12, 0))
+        np.testing.assert_array_equal(               # card conservation in every world
+            worlds.census(), np.broadcast_to(eng.deck_composition(), worlds.census().shape))
+        unseen = hidden_cards(eng, game, seat)
+        pub = public_state(eng.rules, eng.state, game, seat)
+        np.testing.assert_array_equal(unseen_cards(eng.rules, pub), unseen)
+        for w in range(12):
+            np.testing.assert_array_equal(hidden_cards(worlds, w, seat), unseen)
+            np.testing.assert_array_equal(worlds.state.hand_size[w], eng.state.hand_size[game])
+        # the worlds differ: the hidden cards really are dealt at random
+        if unseen.sum() > 8:
+            assert len({worlds.state.hands[w].tobytes() for w in range(12)}) > 1
+
+
+def test_worlds_read_only_the_public_game() -> None:
+    """Re-dealing the opponents' hands and the pile (public facts kept) changes no world."""
+    eng = random_positions("official", 4, games=8)
+    game = int(np.flatnonzero(~eng.state.done)[0])
+    seat = int(eng.state.current[game])
+    before = eng.sample_worlds(game, seat, 8, np.random.default_rng(3)).state
+    hands = eng.state.hands[game].copy()
+    redeal_hidden(eng, game, seat, np.random.default_rng(9))
+    assert not np.array_equal(hands, eng.state.hands[game])
+    after = eng.sample_worlds(game, seat, 8, np.random.default_rng(3)).state
+    np.testing.assert_array_equal(before.hands, after.hands)
+    np.testing.assert_array_equal(before.deck, after.deck)
+
+
+def test_worlds_need_the_acting_player_of_a_running_game() -> None:
+    eng = Engine(Rules(num_players=3), 2, 0)
+    seat = int(eng.state.current[0])
+    with pytest.raises(ValueError, match="is not the acting player of game 0"):
+        eng.sample_worlds(0, (seat + 1) % 3, 4, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="game 5 out of range"):
+        eng.sample_worlds(5, seat, 4, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="num_worlds must be a positive integer"):
+        eng.sample_worlds(0, seat, 0, np.random.default_rng(0))
