@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import random_positions, redeal_hidden
+from scenario import random_positions, redeal_hidden
 
 from agents import (
     AGENTS,

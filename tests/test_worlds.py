@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import random_positions, redeal_hidden
+from scenario import random_positions, redeal_hidden
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine.deal import pile_counts
