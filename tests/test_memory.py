@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import random_actions
+from scenario import random_actions
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import ACTION_COLOR, ACTION_KIND, COLOR_BASE, DRAW, NUM_COLORS, TARGET_BASE

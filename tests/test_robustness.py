@@ -7,16 +7,16 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scenario import (
     assert_census,
     assert_same_state,
     eager_actions,
+    make,
     random_actions,
-    setup,
     snapshot,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from uno_env import NUM_ACTIONS, Engine, Rules
 from uno_env.cards import DECKS, cards_from_counts, counts_from_cards
@@ -55,8 +55,7 @@ def test_ranges_cover_every_integer_option():
 def test_huge_uno_penalty_draws_what_is_left_at_once():
     """The offender draws the pile and the reshuffled discards, then the draw stops."""
     hands = [["G7", "G8"], rest_of_deck("G7", "G8", "G2", "R1", "R2", "R3", "R4")]
-    eng = setup("official", hands, top="G2", discard=["R1", "R2", "R3"], deck=["R4"],
-                rules=dict(uno_penalty=1000))
+    eng = make(hands, top="G2", discard=["R1", "R2", "R3"], pile=["R4"], uno_penalty=1000)
     eng.step_names("play G7")
     eng.step_names("catch")
     assert sorted(eng.hand(0, 0)) == ["G2", "G8", "R1", "R2", "R3", "R4"]
@@ -66,8 +65,7 @@ def test_huge_uno_penalty_draws_what_is_left_at_once():
 
 def test_huge_challenge_penalty_draws_what_is_left_at_once():
     hands = [["WD4", "R7"], rest_of_deck("WD4", "R7", "G2", "R1", "R2")]
-    eng = setup("official", hands, top="G2", discard=["R1", "R2"], rules=dict(
-        challenge_penalty=1000))
+    eng = make(hands, top="G2", discard=["R1", "R2"], challenge_penalty=1000)
     eng.step_names("play WD4:R")
     eng.step_names("challenge")     # innocent: the challenger draws 4 + 1000, i.e. R1 R2 G2
     assert len(eng.hand(0, 1)) == len(hands[1]) + 3
@@ -77,7 +75,7 @@ def test_huge_challenge_penalty_draws_what_is_left_at_once():
 def test_a_draw_with_every_card_in_hands_changes_nothing():
     """No cards to reshuffle: no new pile, no random number drawn."""
     hands = [["G7", "B1"], rest_of_deck("G7", "B1", "G2")]
-    eng = setup("official", hands, top="G2", rules=dict(draw_rule="one_then_pass"))
+    eng = make(hands, top="G2", draw_rule="one_then_pass")
     before = snapshot(eng)
     eng.step_names("draw")
     after = snapshot(eng)
@@ -207,21 +205,20 @@ def test_a_rejected_state_leaves_the_engine_as_it_was():
 
 def test_setup_rejects_an_empty_hand():
     with pytest.raises(ValueError, match=r"hands\[1\] is empty"):
-        setup("official", [["R1"], [], ["G2"]], top="R5")
+        make([["R1"], [], ["G2"]], top="R5")
     with pytest.raises(ValueError, match=r"hands\[0\] is empty"):
-        setup("official", [[], []], top="R5")
+        make([[], []], top="R5")
 
 
 @pytest.mark.parametrize("dealer", [-1, 3, 10, 1.5, "0", True])
 def test_setup_rejects_a_dealer_outside_the_seats(dealer):
     with pytest.raises(ValueError, match="dealer"):
-        setup("official", [["R1"], ["B2"], ["G2"]], top=None, deck=["R5"], dealer=dealer)
+        make([["R1"], ["B2"], ["G2"]], top=None, pile=["R5"], dealer_seat=dealer)
 
 
 def test_setup_accepts_every_seat_as_dealer():
     for dealer in range(3):
-        eng = setup("official", [["R1"], ["B2"], ["G2"]], top=None, deck=["R5"],
-                    dealer=np.int64(dealer))
+        eng = make([["R1"], ["B2"], ["G2"]], top=None, pile=["R5"], dealer_seat=np.int64(dealer))
         assert int(eng.state.dealer[0]) == dealer
 
 
