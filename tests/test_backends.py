@@ -265,14 +265,14 @@ def test_the_vector_env_with_random_opponents_plays_the_same_games_on_both_backe
 
 
 def play_gym_env(backend: str, monkeypatch) -> list:
-    """Five seeded episodes of the single-agent env with its default random opponents."""
+    """Three seeded episodes of the single-agent env with its default random opponents."""
     from uno_env.gym_env import UnoEnv
 
     monkeypatch.setenv("UNO_ENV_BACKEND", backend)
     env = UnoEnv(num_players=4, learner_seat="rotate")
     rng = np.random.default_rng(1)
     steps = []
-    for episode in range(5):
+    for episode in range(3):
         obs, info = env.reset(seed=100 + episode)
         steps.append(obs)
         done = False
