@@ -13,7 +13,9 @@ kernels' cache follows three rules of its own:
 * **Files are checked before numba reads them**: a manifest lists the checksum of
   every cache file, rewritten when a process that added files exits; at import,
   a file missing from it or differing from it is deleted, and the kernels it held
-  compile again.
+  compile again. (A process that ends without exit handlers, ``os._exit`` as in
+  multiprocessing children, lists nothing: files only it compiled are compiled
+  again by the next process. ``python -m uno_env.engine.compiled`` lists all.)
 * **No writable location** (a read-only install): the kernels compile into a
   temporary directory removed at exit, so every process compiles them.
 
