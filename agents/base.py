@@ -41,9 +41,9 @@ class Agent(ABC):
     #: False for agents that ignore their observations (envs may then pass zeros
     #: instead of building them, which saves time in large batches).
     uses_observations: bool = True
-    #: True for agents that pick uniformly among the legal actions: envs over a
-    #: compiled engine may then play them inside compiled code
-    #: (:meth:`uno_env.Engine.play_random`), with their own random stream.
+    #: True for agents that pick uniformly among the legal actions: envs may then
+    #: play them inside the engine (:meth:`uno_env.Engine.play_random`, compiled
+    #: on numba), with their own random stream, the same on both backends.
     plays_uniformly: bool = False
     #: True for agents that also read the public part of the game (search agents
     #: rebuild possible worlds from it): callers that own the engine must use

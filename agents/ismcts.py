@@ -104,7 +104,7 @@ class IsmctsAgent(Agent):
         rows = np.arange(sims.num_games)
         rewards, _, _ = sims.step(first)
         total = rewards[rows, seat].astype(np.float64)
-        if self.playout == "random" and sims.can_play_random:   # all in compiled code
+        if self.playout == "random":   # one call (compiled code on numba)
             live = np.flatnonzero(~sims.state.done)
             streams = np.zeros((sims.num_games, 2), np.uint64)
             streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)

@@ -205,11 +205,88 @@ def test_play_random_picks_uniformly():
     assert (np.abs(counts - n / 3) < 5 * np.sqrt(n / 3)).all()
 
 
-def test_play_random_needs_the_compiled_backend_and_checks_its_input():
-    with pytest.raises(NotImplementedError, match="numba"):
-        Engine(backend="numpy").play_random([0], [1], np.zeros((1, 2), np.uint64))
+def test_play_random_checks_its_input():
     eng = Engine(num_games=2, backend="numba")
     with pytest.raises(ValueError, match="until"):
         eng.play_random([0, 1], [1], np.zeros((2, 2), np.uint64))
     with pytest.raises(ValueError, match="streams"):
         eng.play_random([0, 1], [1, 1], np.zeros((2, 2), np.int64))
+
+
+# --- random opponents: the same picks on both backends -----------------------------------------
+
+@pytest.mark.parametrize(("preset", "players"), [("official", 4), ("no_mercy", 3),
+                                                 ("official_jp", 7)])
+def test_play_random_makes_the_same_picks_on_both_backends(preset, players):
+    rules = Rules.preset(preset, num_players=players)
+    engines = {b: Engine(rules, 48, seed=5, backend=b) for b in BACKENDS}
+    streams = {b: np.stack([np.arange(48, dtype=np.uint64) * 31, np.zeros(48, np.uint64)], 1)
+               for b in BACKENDS}
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        ref = engines["numpy"]
+        games = np.flatnonzero(~ref.done & (rng.random(48) < 0.7))
+        until = (ref.current_player[games] + rng.integers(1, players, games.size)) % players
+        rewards = {b: engines[b].play_random(games, until, streams[b]) for b in BACKENDS}
+        np.testing.assert_array_equal(rewards["numba"], rewards["numpy"])
+        np.testing.assert_array_equal(streams["numba"], streams["numpy"])
+        assert_same_state(snapshot(engines["numba"]), snapshot(ref))
+        ended = np.flatnonzero(ref.done)
+        for eng in engines.values():
+            eng.reset(games=ended)
+    assert (streams["numpy"][:, 1] > 0).all()
+
+
+def play_vec_env(backend: str, monkeypatch, learner_seat: str) -> list:
+    """Every step of a seeded UnoVectorEnv with its default random opponents."""
+    from uno_env.vector import UnoVectorEnv
+
+    monkeypatch.setenv("UNO_ENV_BACKEND", backend)
+    env = UnoVectorEnv(16, num_players=3, learner_seat=learner_seat, seed=3)
+    assert env.core.engine.backend == backend
+    obs, info = env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    steps = [obs]
+    for _ in range(150):
+        mask = info["action_mask"]
+        obs, rewards, terminated, truncated, info = env.step(
+            (rng.random(mask.shape) * mask).argmax(axis=1))
+        steps += [obs, rewards, terminated, truncated, info.get("_final_obs")]
+    return steps
+
+
+@pytest.mark.parametrize("learner_seat", [0, "random"])
+def test_the_vector_env_with_random_opponents_plays_the_same_games_on_both_backends(
+        monkeypatch, learner_seat):
+    ref, fast = (play_vec_env(b, monkeypatch, learner_seat) for b in ("numpy", "numba"))
+    assert any(flags is not None for flags in ref[5::5])   # episodes ended and restarted
+    for i, (a, b) in enumerate(zip(ref, fast, strict=True)):
+        np.testing.assert_array_equal(a, b, err_msg=f"item {i}")
+
+
+def play_gym_env(backend: str, monkeypatch) -> list:
+    """Three seeded episodes of the single-agent env with its default random opponents."""
+    from uno_env.gym_env import UnoEnv
+
+    monkeypatch.setenv("UNO_ENV_BACKEND", backend)
+    env = UnoEnv(num_players=4, learner_seat="rotate")
+    rng = np.random.default_rng(1)
+    steps = []
+    for episode in range(3):
+        obs, info = env.reset(seed=100 + episode)
+        steps.append(obs)
+        done = False
+        while not done:
+            mask = info["action_mask"]
+            obs, reward, terminated, truncated, info = env.step(
+                int((rng.random(mask.shape) * mask).argmax()))
+            done = terminated or truncated
+            steps += [obs, reward, terminated, truncated, info.get("winner")]
+    return steps
+
+
+def test_the_gym_env_with_random_opponents_plays_the_same_games_on_both_backends(monkeypatch):
+    ref, fast = (play_gym_env(b, monkeypatch) for b in ("numpy", "numba"))
+    assert len(ref) == len(fast)
+    for i, (a, b) in enumerate(zip(ref, fast, strict=True)):
+        np.testing.assert_array_equal(a, b, err_msg=f"item {i}")

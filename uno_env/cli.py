@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from . import checks
 from .engine.core import default_backend
 from .rules import PRESET_SOURCES, PRESETS, Rules
 from .simulate import SimulationResult, simulate
@@ -174,6 +175,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _integer_from(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` for integers in ``[low, high]``: anything else is a usage error."""
+    def parse(text: str) -> int:
+        try:
+            return checks.integer(int(text), "value", low, high)
+        except ValueError as err:
+            bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer {bounds}") from err
+    parse.__name__ = "integer"
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``uno-env`` (exposed for tests and documentation)."""
     parser = argparse.ArgumentParser(
@@ -183,9 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play uniformly random legal games in batch")
     sim.add_argument("--preset", default="official", choices=list(PRESETS))
     sim.add_argument("--players", type=int, default=4, help="number of players (2-10)")
-    sim.add_argument("--games", type=int, default=10_000, help="games to play")
-    sim.add_argument("--batch", type=int, default=4096, help="games stepped at once")
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--games", type=_integer_from(1), default=10_000, help="games to play")
+    sim.add_argument("--batch", type=_integer_from(1), default=4096,
+                     help="games stepped at once")
+    sim.add_argument("--seed", type=_integer_from(0, checks.SEED_LIMIT - 1), default=0,
+                     help="seed of the first game (0 to 2**63-1)")
     sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     sim.set_defaults(func=cmd_simulate)
 
@@ -213,8 +228,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``uno-env`` command."""
     args = build_parser().parse_args(argv)
-    if getattr(args, "games", 1) < 1 or getattr(args, "batch", 1) < 1:
-        raise SystemExit("uno-env: --games and --batch must be at least 1")
     return int(args.func(args))
 
 

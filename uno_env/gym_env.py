@@ -19,7 +19,11 @@ opponents=None, learner_seat=0, **rule_overrides)``
 * an **illegal action** (not in ``action_masks()``) is not played: the episode
   terminates with reward ``illegal_reward`` (default -1.0) and
   ``info["illegal_action"] = True``. Call ``reset`` afterwards, as after any end;
-* truncation after ``max_turns`` decisions (rules option) is a truncation.
+* truncation after ``max_turns`` decisions (rules option) is a truncation;
+* bad arguments raise before anything changes (see :mod:`uno_env.checks`):
+  ``TypeError`` for an action, seed, ``learner_seat`` or ``illegal_reward`` of the
+  wrong kind (a float, string, bool, None ...), ``ValueError`` for one out of
+  its range, ``RuntimeError`` for ``step`` after the episode ended.
 
 Finished episodes report ``info["winner"]``, ``info["learner_won"]``,
 ``info["learner_seat"]`` and ``info["round_points"]``.
@@ -32,6 +36,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from . import checks
 from .engine import Engine
 from .learner import (
     LearnerCore,
@@ -78,7 +83,7 @@ class UnoEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and let the opponents play up to the learner's first decision."""
-        super().reset(seed=seed)
+        super().reset(seed=checks.seed(seed))
         core = self.core
         core.rng = self.np_random          # opponents draw from the env's generator
         engine_seed = int(self.np_random.integers(2**62))
@@ -100,10 +105,7 @@ class UnoEnv(gym.Env):
         if self._over:
             raise RuntimeError("the episode has ended: call reset() before step()")
         core = self.core
-        a = np.asarray(action).reshape(-1)
-        if a.size != 1:
-            raise ValueError(f"action must be one action id, got {action!r}")
-        rewards, terminated, truncated, illegal = core.step(a)
+        rewards, terminated, truncated, illegal = core.step(np.array([checks.action(action)]))
         self._over = bool(terminated[0] or truncated[0])
         info = self._info()
         if illegal[0]:

@@ -20,6 +20,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from . import checks
 from .actions import NUM_ACTIONS
 from .engine import Engine
 from .engine.observe import OBS_SIZE, observation_bounds
@@ -47,7 +48,8 @@ def make_rules(rules: Rules | None = None, preset: str = "official", num_players
         if rule_overrides:
             raise ValueError("give either rules or rule options, not both")
         return rules
-    return Rules.preset(preset, num_players=num_players, **rule_overrides)
+    return Rules.preset(preset, num_players=checks.integer(num_players, "num_players"),
+                        **rule_overrides)
 
 
 def resolve_opponents(opponents: OpponentSpec, num_players: int) -> list[Any]:
@@ -77,15 +79,17 @@ class LearnerCore:
                  learner_seat: SeatSpec = 0, seed: int | None = None,
                  illegal_reward: float = -1.0) -> None:
         self.rules = rules
-        self.num_games = int(num_games)
+        self.num_games = checks.integer(num_games, "num_envs", 1)
         self.num_players = rules.num_players
         if isinstance(learner_seat, str):
             if learner_seat not in ("rotate", "random"):
                 raise ValueError(f"learner_seat must be a seat, 'rotate' or 'random', "
                                  f"got {learner_seat!r}")
-        elif not 0 <= int(learner_seat) < self.num_players:
-            raise ValueError(f"learner_seat={learner_seat} is not a seat 0-{self.num_players - 1}")
+        else:
+            learner_seat = checks.integer(learner_seat, "learner_seat", 0, self.num_players - 1)
         self.learner_seat = learner_seat
+        self.illegal_reward = checks.real(illegal_reward, "illegal_reward")
+        seed = checks.seed(seed)
         self.opponents = resolve_opponents(opponents, self.num_players)
         # distinct agents and the seat offsets each plays (usually one agent for all)
         self._groups: list[tuple[Any, np.ndarray]] = []
@@ -96,19 +100,18 @@ class LearnerCore:
         self._needs_obs = any(getattr(a, "uses_observations", True) for a in self.opponents)
         self._no_obs = np.zeros((num_games, OBS_SIZE), np.float32)
         self._no_obs.flags.writeable = False
-        self.illegal_reward = float(illegal_reward)
         self.rng = np.random.default_rng(seed)
         self.engine = Engine(rules, self.num_games, self._engine_seed(seed))
-        # uniformly random opponents play inside the compiled engine, one call a step
-        self._compiled_opponents = self.engine.can_play_random and all(
-            getattr(a, "plays_uniformly", False) for a in self.opponents)
+        # uniformly random opponents play inside the engine, one call a step
+        self._random_opponents = all(getattr(a, "plays_uniformly", False)
+                                     for a in self.opponents)
         self.seats = self._first_seats()
         self.forfeit = np.zeros(self.num_games, bool)
         self._ar = np.arange(self.num_games)
         self.advance()
 
     def _engine_seed(self, seed: int | None) -> int:
-        return int(seed) if seed is not None else int(self.rng.integers(2**62))
+        return seed if seed is not None else int(self.rng.integers(2**62))
 
     @property
     def rng(self) -> np.random.Generator:
@@ -118,7 +121,7 @@ class LearnerCore:
     @rng.setter
     def rng(self, generator: np.random.Generator) -> None:
         """Set the generator, and draw from it new random streams (key, counter per game)
-        for uniformly random opponents played inside the compiled engine."""
+        for uniformly random opponents played inside the engine."""
         self._rng = generator
         self.streams = np.zeros((self.num_games, 2), np.uint64)
         self.streams[:, 0] = generator.integers(2**63, size=self.num_games, dtype=np.uint64)
@@ -141,17 +144,16 @@ class LearnerCore:
         when it is an int); without it each game's next deal follows from its last.
         ``seats`` overrides the learner seats of the reset games.
         """
-        if isinstance(seed, (int, np.integer)):
+        idx = None if games is None else np.asarray(games, np.int64)
+        if idx is not None and not idx.size:
+            return
+        self.engine.reset(seed, games=idx)   # checks the seed before anything changes
+        if seed is not None and np.ndim(seed) == 0:
             self.rng = np.random.default_rng(int(seed))
-        if games is None:
-            self.engine.reset(seed)
+        if idx is None:
             self.seats = self._first_seats()
             self.forfeit[:] = False
         else:
-            idx = np.asarray(games, np.int64)
-            if not idx.size:
-                return
-            self.engine.reset(seed, games=idx)
             if self.learner_seat == "rotate":
                 self.seats[idx] = (self.seats[idx] + 1) % self.num_players
             elif self.learner_seat == "random":
@@ -200,14 +202,7 @@ class LearnerCore:
         rewards are the learner's engine rewards summed over everyone's moves.
         Actions of games that already ended are ignored.
         """
-        a = np.asarray(actions)
-        if a.shape != (self.num_games,):
-            a = a.reshape(-1)
-            if a.shape != (self.num_games,):
-                raise ValueError(f"need {self.num_games} actions, got shape {np.shape(actions)}")
-        if a.size and not np.issubdtype(a.dtype, np.integer) and not np.all(np.mod(a, 1) == 0):
-            raise TypeError(f"actions must be integer action ids, got {a.dtype}")
-        a = a.astype(np.int64)
+        a = checks.action_array(actions, (self.num_games,), reshape=True)
         live = ~self.done
         in_range = (a >= 0) & (a < NUM_ACTIONS)
         legal = self.engine.legal_action_mask()[self._ar, np.where(in_range, a, 0)] & in_range
@@ -234,12 +229,13 @@ class LearnerCore:
         Such a step changes only the games it lists, so the next round's games
         are among this round's and the rewards come from those rows. With
         ``auto_forced`` the engine plays forced moves on its own, so every round
-        looks at the whole batch instead. Uniformly random opponents over the
-        compiled engine play all of it in one call (:meth:`Engine.play_random`).
+        looks at the whole batch instead. Uniformly random opponents play all of
+        it in one engine call (:meth:`Engine.play_random`, compiled on ``numba``),
+        drawing from :attr:`streams`: the same games on both backends.
         """
         s = self.engine.state
         seats = self.seats
-        if self._compiled_opponents:
+        if self._random_opponents:
             idx = self._opponent_turns()
             if not idx.size:
                 return np.zeros(self.num_games, np.float32)

@@ -5,6 +5,14 @@ PettingZoo's standard wrapper stack (illegal moves end the game with
 ``illegal_reward`` for the offender, out-of-range actions raise, calls out of
 order raise); ``raw_env`` is the bare environment.
 
+Bad arguments raise before anything changes (see :mod:`uno_env.checks`): an
+action that is not an integer (a float, string, bool, or None while the agent
+acts) or a seed that is not one raises ``TypeError`` naming it; a negative or too
+large seed ``ValueError``. Out of the id range, an action raises
+``AssertionError`` in the wrapped env (PettingZoo's ``AssertOutOfBoundsWrapper``)
+and :class:`~uno_env.IllegalActionError` in ``raw_env``, as an illegal one does
+there.
+
 The adapter holds no game logic: the engine decides who acts next (the same
 agent may act several times in a row: a color choice, a decision on a drawn
 card, a challenge, ...), which actions are legal, the rewards (docs/rules.md:
@@ -32,6 +40,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import checks
 from .actions import NUM_ACTIONS
 from .engine import Engine
 from .engine.observe import OBS_SIZE, observation_bounds
@@ -111,7 +120,20 @@ class _TerminateIllegal(_ForwardingWrapper, wrappers.TerminateIllegalWrapper):
 
 
 class _AssertOutOfBounds(_ForwardingWrapper, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with fast attribute forwarding."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with fast attribute forwarding; an
+    action that is not an integer raises ``TypeError`` (a bool would pass its check)."""
+
+    def step(self, action: Any) -> None:
+        _check_action(self._base_env, action)
+        super().step(action)
+
+
+def _check_action(env: raw_env, action: Any) -> int | None:
+    """The action as an int; None only for an agent whose episode ended."""
+    agent = env.agent_selection
+    if action is None and (env.terminations[agent] or env.truncations[agent]):
+        return None
+    return checks.action(action)
 
 
 class _OrderEnforcing(_ForwardingWrapper, wrappers.OrderEnforcingWrapper):
@@ -151,7 +173,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                  **rule_overrides: Any) -> None:
         super().__init__()
         if rules is None:
-            rules = Rules.preset(preset, num_players=num_players, **rule_overrides)
+            rules = Rules.preset(preset, num_players=checks.integer(num_players, "num_players"),
+                                 **rule_overrides)
         elif rule_overrides:
             rules = rules.replace(**rule_overrides)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -195,7 +218,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """Deal a new round. ``seed`` makes it reproducible; without one, the next
         episode is derived from the previous one. ``options`` is accepted for API
         compatibility and not used."""
-        self.engine.reset(seed=None if seed is None else int(seed))
+        self.engine.reset(seed=checks.seed(seed))
         self._clear_episode()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -216,9 +239,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
+        action_id = _check_action(self, action)
         eng = self.engine
-        rewards, terminated, truncated = eng.step(np.array([action], np.int64))
+        rewards, terminated, truncated = eng.step(np.array([action_id], np.int64))
+        self._cumulative_rewards[agent] = 0.0
         self.rewards = dict(zip(self.possible_agents, rewards[0].tolist(), strict=True))
         if terminated[0] or truncated[0]:
             term, trunc = bool(terminated[0]), bool(truncated[0])

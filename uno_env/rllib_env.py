@@ -14,6 +14,11 @@ gets ``illegal_reward`` (default -1), the others 0.
 ``env_config`` keys: ``preset`` (default ``"official"``), ``num_players`` (4),
 ``seed`` (optional), ``illegal_reward`` (-1.0), and any rule option. Needs the
 ``rllib`` extra; Ray is imported here only, so ``import uno_env`` never needs it.
+
+Bad input raises before anything changes (see :mod:`uno_env.checks`): an action
+or seed that is not an integer (a float, string, bool ...) ``TypeError``; an
+action for a player who is not acting, or a seed out of range, ``ValueError``;
+``step`` after the episode ended ``RuntimeError``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from . import checks
 from .actions import NUM_ACTIONS
 from .engine import Engine
 from .learner import action_space, make_rules, observation_space
@@ -47,9 +53,9 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         config = dict(config or {})
         preset = config.pop("preset", "official")
-        num_players = int(config.pop("num_players", 4))
-        self._seed = config.pop("seed", None)
-        self.illegal_reward = float(config.pop("illegal_reward", -1.0))
+        num_players = config.pop("num_players", 4)
+        self._seed = checks.seed(config.pop("seed", None))
+        self.illegal_reward = checks.real(config.pop("illegal_reward", -1.0), "illegal_reward")
         self.rules = make_rules(None, preset, num_players, **config)
         self.num_players = self.rules.num_players
         self.possible_agents = [agent_id(p) for p in range(self.num_players)]
@@ -62,6 +68,7 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {a: action_space() for a in self.possible_agents}
         self._rng = np.random.default_rng(self._seed)
         self.engine = Engine(self.rules, 1, int(self._rng.integers(2**62)))
+        self._over = False
 
     def _obs(self, seat: int) -> dict[str, np.ndarray]:
         mask = self.engine.legal_action_mask()[0]
@@ -73,23 +80,24 @@ class UnoMultiAgentEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal a new game; only the first player to act gets an observation."""
+        seed = checks.seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.engine.reset(seed=int(self._rng.integers(2**62)))
+        self._over = False
         seat = int(self.engine.state.current[0])
         return {agent_id(seat): self._obs(seat)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Apply the acting player's action; observe the next player (all at the end)."""
         seat = int(self.engine.state.current[0])
-        actor = agent_id(seat)
-        if actor not in action_dict:
-            raise ValueError(f"expected an action for {actor}, got {sorted(action_dict)}")
-        action = int(action_dict[actor])
+        action = self._action(action_dict, agent_id(seat))
         if not (0 <= action < NUM_ACTIONS and self.engine.legal_action_mask()[0, action]):
             return self._forfeit(seat)
+        actor = agent_id(seat)
         rewards_p, terminated, truncated = self.engine.step(np.array([action], np.int64))
         done = bool(terminated[0] or truncated[0])
+        self._over = done
         rewards = {agent_id(p): float(r) for p, r in enumerate(rewards_p[0]) if r != 0.0}
         if done:
             obs = {a: self._obs(p) for p, a in enumerate(self.possible_agents)}
@@ -107,8 +115,23 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         return obs, rewards, term, trunc, infos
 
 
+    def _action(self, action_dict: Any, actor: str) -> int:
+        """The acting player's action from ``action_dict``, which must hold it alone."""
+        if self._over:
+            raise RuntimeError("the episode has ended: call reset() before step()")
+        if not isinstance(action_dict, dict):
+            raise TypeError(f"action_dict must be a dict of agent ids to actions, got "
+                            f"{checks.describe(action_dict)}")
+        others = sorted(str(a) for a in action_dict if a != actor)
+        if others:
+            raise ValueError(f"actions given for {', '.join(others)}, but only {actor} acts now")
+        if actor not in action_dict:
+            raise ValueError(f"expected an action for {actor}, got none")
+        return checks.action(action_dict[actor], f"the action of {actor}")
+
     def _forfeit(self, seat: int) -> tuple[dict, dict, dict, dict, dict]:
         """An illegal action ends the episode: the offender gets ``illegal_reward``."""
+        self._over = True
         obs = {a: self._obs(p) for p, a in enumerate(self.possible_agents)}
         for ob in obs.values():
             ob["action_mask"][:] = 0.0

@@ -22,7 +22,12 @@ Opponents are listed by seat offset clockwise from the learner.
 
 Illegal learner actions (not in ``action_masks()``) do not reach the engine: the
 episode ends at once, ``terminated`` with reward ``illegal_reward`` (default -1)
-and ``info["illegal_action"] = True``.
+and ``info["illegal_action"] = True``. Malformed arguments raise before anything
+changes (see :mod:`uno_env.checks`): ``TypeError`` for actions, seeds or options
+of the wrong kind (floats, bools, strings, None, dicts, complex numbers),
+``ValueError`` for a wrong number of actions or a value out of range (an action
+id beyond 64 bits, a negative seed). A ``step_wait`` that raised drops the
+actions of its ``step_async``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from . import checks
 from .engine import Engine
 from .learner import (
     LearnerCore,
@@ -98,16 +104,20 @@ class UnoVecEnv(_VecEnvBase):  # type: ignore[misc, valid-type]
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return self.core.observe()
 
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Seed the next ``reset`` (games ``seed, seed+1, ...``)."""
+        return super().seed(checks.seed(seed, count=self.num_envs))
+
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions)
+        self._actions = checks.action_array(actions, (self.num_envs,), reshape=True)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Step every game; finished ones are reset at once (same-step autoreset)."""
-        if self._actions is None:
+        actions, self._actions = self._actions, None
+        if actions is None:
             raise RuntimeError("step_wait() called without step_async()")
         core = self.core
-        rewards, terminated, truncated, illegal = core.step(self._actions)
-        self._actions = None
+        rewards, terminated, truncated, illegal = core.step(actions)
         dones = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         ended = np.flatnonzero(dones)
@@ -194,10 +204,10 @@ class UnoVectorEnv(VectorEnv):
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """New episodes everywhere (``seed``: an int for ``seed, seed+1, ...`` or one per game)."""
+        self.core.reset(seed=seed)   # checks the seed first
         if seed is not None:
-            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(
-                int(seed) if isinstance(seed, (int, np.integer)) else int(seed[0]))
-        self.core.reset(seed=seed)
+            first = seed if np.ndim(seed) == 0 else np.reshape(seed, -1)[0]
+            self._np_random, self._np_random_seed = gym.utils.seeding.np_random(int(first))
         return self.core.observe(), {"action_mask": self.core.action_masks()}
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import checks
 from ..actions import ACTION_NAMES, NUM_ACTIONS, action_id
 from ..cards import (
     COLORS,
@@ -26,7 +27,7 @@ from ..rules import Rules
 from .deal import pile_counts, write_shuffled
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
-from .rng import mix64, seed_key
+from .rng import mix64, random_below, seed_key
 from .rounds import clear_round, end_rounds, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
@@ -88,10 +89,8 @@ class Engine:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
         self.rules = rules
-        self.num_games = int(num_games)
+        self.num_games = checks.integer(num_games, "num_games", 1)
         self.num_players = rules.num_players
         self.num_actions = NUM_ACTIONS
         self.obs_size = OBS_SIZE
@@ -167,12 +166,10 @@ class Engine:
 
     @staticmethod
     def _seeds(seed: int | Sequence[int], n: int) -> np.ndarray:
-        if isinstance(seed, (int, np.integer)):
-            return int(seed) + np.arange(n, dtype=np.int64)
-        seeds = np.asarray(seed)
-        if seeds.shape != (n,) or not np.issubdtype(seeds.dtype, np.integer):
-            raise ValueError(f"seed must be an int or {n} integers, got {seed!r}")
-        return seeds.astype(np.int64)
+        """The seeds of ``n`` games: integers ``0 <= seed < 2**63`` (see :mod:`uno_env.checks`)."""
+        if isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim):
+            return checks.seed_list(seed, n)
+        return checks.seed(seed, count=n) + np.arange(n, dtype=np.int64)
 
     def _game_indices(self, games: Sequence[int] | np.ndarray | None, unique: bool = True
                       ) -> np.ndarray:
@@ -317,26 +314,19 @@ class Engine:
         return EngineError(f"internal error {where} ({type(err).__name__}: {err}); every "
                            "game was put back as it was before this call")
 
-    @property
-    def can_play_random(self) -> bool:
-        """Whether :meth:`play_random` is available (the compiled backend)."""
-        return self._kernels is not None
-
     def play_random(self, games: np.ndarray, until: np.ndarray, streams: np.ndarray
                     ) -> np.ndarray:
         """Uniformly random legal decisions in ``games`` until seat ``until[i]`` is to act.
 
-        The whole opponents' side of a learner's turn in one compiled call: each
-        listed game plays on until its seat ``until[i]`` must decide or the game
-        ends. The picks come from ``streams`` (``uint64[G, 2]``: a key and a
-        counter per game, advanced in place), not from the games' deal streams, so
-        the games stay what their seeds and actions make them. Returns the rewards
-        ``float32[G, P]`` summed over the decisions. Compiled backend only.
+        The whole opponents' side of a learner's turn in one call (one compiled call
+        on the ``numba`` backend): each listed game plays on until its seat
+        ``until[i]`` must decide or the game ends. The picks come from ``streams``
+        (``uint64[G, 2]``: a key and a counter per game, advanced in place), not
+        from the games' deal streams, so the games stay what their seeds and
+        actions make them; both backends make the same picks. Returns the rewards
+        ``float32[G, P]`` summed over the decisions.
         """
-        if self._kernels is None:
-            raise NotImplementedError("play_random needs the 'numba' backend; this engine "
-                                      "runs on 'numpy'")
-        idx = self._game_indices(games)
+        idx = self._game_indices(games, unique=False)
         until = np.asarray(until, np.int64)
         if until.shape != idx.shape:
             raise ValueError(f"until must give one seat per game, shape {idx.shape}, "
@@ -345,6 +335,9 @@ class Engine:
             raise ValueError(f"streams must be uint64[{self.num_games}, 2], got "
                              f"{streams.dtype}{list(streams.shape)}")
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
+        if self._kernels is None:
+            self._play_random(idx, until, streams, rewards)
+            return rewards
         masks = self._new_masks(idx)
         saved = streams.copy()
         try:
@@ -354,6 +347,21 @@ class Engine:
             raise self._failed(self._kernels.undo(self.state, idx), err) from err
         self._keep_masks(masks)
         return rewards
+
+    def _play_random(self, idx: np.ndarray, until: np.ndarray, streams: np.ndarray,
+                     rewards: np.ndarray) -> None:
+        """:meth:`play_random` on numpy: a round of one decision per listed game still
+        playing, the ``k``-th legal action with ``k`` drawn as the compiled kernel does."""
+        s = self.state
+        for _ in range(10 * self.rules.max_turns):
+            playing = ~s.done[idx] & (s.current[idx] != until)
+            idx, until = idx[playing], until[playing]
+            if not idx.size:
+                return
+            mask = self.legal_action_mask(idx)
+            k = random_below(streams[idx, 0], streams[idx, 1], mask.sum(axis=1))
+            streams[idx, 1] += np.uint64(1)
+            rewards += self.step((mask.cumsum(axis=1) > k[:, None]).argmax(axis=1), idx)[0]
 
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state
@@ -382,16 +390,7 @@ class Engine:
     @staticmethod
     def _action_ids(actions: Sequence[int] | np.ndarray, games: np.ndarray) -> np.ndarray:
         """``actions`` as ``int64[n]``, one per listed game, or a clear error."""
-        try:
-            a = np.asarray(actions)
-        except (ValueError, TypeError):   # ragged nesting and the like
-            raise ValueError(f"actions must be {games.size} integer action ids, got "
-                             f"{actions!r}") from None
-        if a.shape != games.shape:
-            raise ValueError(f"actions must have shape {games.shape}, got {a.shape}")
-        if a.size and a.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
-        return a.astype(np.int64)
+        return checks.action_array(actions, games.shape)
 
     def _check_legal(self, a: np.ndarray, games: np.ndarray, idx: np.ndarray | None) -> None:
         """Raise for the first running game whose action is out of range or not legal."""
@@ -553,6 +552,11 @@ class Engine:
             raise ValueError(f"hands gives {len(hands)} players but rules.num_players is "
                              f"{rules.num_players}")
         p = rules.num_players
+        checks.integer(current, "current", 0, p - 1)
+        for i, hand in enumerate(hands):
+            if isinstance(hand, str):
+                raise TypeError(f"hands[{i}] is the string {hand!r}: a hand is a list of card "
+                                "names, such as ['G1', 'WD4']")
         empty = [i for i, hand in enumerate(hands) if len(hand) == 0]
         if empty:
             raise ValueError(f"hands[{empty[0]}] is empty: every seat of a position holds a "
@@ -560,8 +564,6 @@ class Engine:
         if dealer is not None and (isinstance(dealer, (bool, np.bool_)) or not isinstance(
                 dealer, (int, np.integer)) or not 0 <= dealer < p):
             raise ValueError(f"dealer={dealer!r} is not a seat 0-{p - 1}")
-        if not 0 <= current < p:
-            raise ValueError(f"current={current} is not a seat 0-{p - 1}")
         if direction not in (1, -1):
             raise ValueError(f"direction must be 1 or -1, got {direction!r}")
         eng = cls(rules, 1, seed, backend)

@@ -7,48 +7,45 @@ suite checks this state by state for every preset). The numpy engine stays the
 reference and needs nothing but numpy; this backend is used when numba is
 installed (the ``fast`` extra), and makes a decision cost microseconds instead of
 the fixed overhead of ~150 small numpy operations.
+
+The compiled code is cached on disk by the rules of :mod:`.cache`: one directory
+per version of the sources, files checked before numba reads them. Importing this
+package imports every kernel module, so that each is decorated while that cache
+is in use.
 """
 
 from __future__ import annotations
 
-import hashlib
+import importlib
+import pkgutil
 from pathlib import Path
 
+from .cache import default_roots, open_cache, source_digest
+
 _HERE = Path(__file__).parent
+_PACKAGE = _HERE.parent.parent
 #: The modules outside the engine whose tables the kernels read.
 _TABLES = ("cards", "actions", "rules")
 #: The engine's modules the kernels never read (the Engine class calls them).
-_NOT_READ = ("core.py", "__main__.py")
+_NOT_READ = ("core.py", "__main__.py", "cache.py")
+#: The modules of this package that hold no kernels.
+_NOT_KERNELS = ("__main__", "cache")
 
 
-def _drop_stale_cache() -> None:
-    """Empty numba's cache here when any source of the engine changed.
-
-    numba checks a cached function against its own file only, so a kernel would
-    keep the old code of a function it calls from another file, or the old value
-    of a table it reads from the cards or the rules.
-    """
-    digest = hashlib.sha256()
-    package = _HERE.parent.parent
-    sources = [*(path for path in _HERE.parent.rglob("*.py") if path.name not in _NOT_READ),
-               *(package / f"{name}.py" for name in _TABLES)]
-    for source in sorted(sources):
-        digest.update(source.read_bytes())
-    cache = _HERE / "__pycache__"
-    stamp = cache / "sources.sha256"
-    try:
-        if stamp.exists() and stamp.read_text() == digest.hexdigest():
-            return
-        for cached in (*cache.glob("*.nbi"), *cache.glob("*.nbc")):
-            cached.unlink()
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except OSError:  # a read-only install: numba caches elsewhere
-        pass
+def _sources() -> list[Path]:
+    """Every source the compiled code depends on, in a fixed order."""
+    return sorted([*(path for path in _HERE.parent.rglob("*.py") if path.name not in _NOT_READ),
+                   *(_PACKAGE / f"{name}.py" for name in _TABLES)])
 
 
-_drop_stale_cache()
+CACHE = open_cache(source_digest(_sources()), default_roots(_HERE / "__pycache__"),
+                   _HERE / "__pycache__")
+
+with CACHE.in_use():
+    for _module in pkgutil.iter_modules([str(_HERE)]):
+        if _module.name not in _NOT_KERNELS:
+            importlib.import_module(f"{__name__}.{_module.name}")
 
 from .kernels import NumbaBackend  # noqa: E402
 
-__all__ = ["NumbaBackend"]
+__all__ = ["CACHE", "NumbaBackend"]
