@@ -12,9 +12,9 @@ import functools
 
 import numpy as np
 import pytest
-from conftest import assert_same_state, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scenario import assert_same_state, snapshot
 
 from uno_env import Engine, Rules
 from uno_env.cli import build_parser
