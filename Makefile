@@ -1,4 +1,4 @@
-# The two commands of the README: `make run` and `make test`. Both create .venv.
+# The commands of the README: `make run`, `make test`, `make bench`. All create .venv.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,7 +6,9 @@ PIP := $(BIN)/python -m pip
 EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
 # Compiles the engine kernels into numba's cache once, right after installing.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
-GAMES ?= 10000
+GAMES ?= 2000
+# The agents of `make run`: a short tournament at 4 players, printing the ratings table.
+RUN_AGENTS ?= greedy,random,greedy,random
 
 .PHONY: run test bench lint clean
 
@@ -15,7 +17,7 @@ $(BIN)/python:
 	$(PIP) install --upgrade pip setuptools wheel
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e ".[cli,fast]"
+	$(PIP) install -e ".[cli,fast,eval]"
 	$(WARM_UP)
 	touch $@
 
@@ -26,7 +28,8 @@ $(VENV)/.test-installed: pyproject.toml constraints.txt | $(BIN)/python
 	touch $@
 
 run: $(VENV)/.run-installed
-	$(BIN)/uno-env simulate --preset official --players 4 --games $(GAMES)
+	$(BIN)/uno-env tournament --preset official --players 4 --agents $(RUN_AGENTS) \
+		--games $(GAMES)
 
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check .
