@@ -10,7 +10,7 @@ GAMES ?= 2000
 # The agents of `make run`: a short tournament at 4 players, printing the ratings table.
 RUN_AGENTS ?= greedy,random,greedy,random
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench bench-tournament strategies lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,13 @@ test: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench.py
+
+bench-tournament: $(VENV)/.test-installed
+	$(BIN)/python experiments/bench_tournament.py
+
+# The strategy benchmark: writes docs/strategies.md, its figures and numbers (hours).
+strategies: $(VENV)/.test-installed
+	$(BIN)/python experiments/strategies.py
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

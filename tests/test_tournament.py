@@ -116,13 +116,14 @@ class EngineReader:
     """An agent using the engine hook: checks what it is handed, then plays like greedy."""
 
     name = "reader"
-    uses_engine = True
 
     def __init__(self) -> None:
         self.calls = 0
 
-    def act(self, observations, masks, rng, engine=None, games=None):
-        assert engine is not None and games is not None
+    def act(self, observations, masks, rng):
+        raise AssertionError("the tournament must call act_in")
+
+    def act_in(self, engine, games, observations, masks, rng):
         np.testing.assert_array_equal(engine.observe(games=games), observations)
         np.testing.assert_array_equal(engine.legal_action_mask(games), masks)
         self.calls += 1

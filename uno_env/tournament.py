@@ -21,11 +21,12 @@ and calls are the same whatever else shares the engine. Results therefore
 depend on the seed and the chunk size only: not on ``batch``, nor on how the
 chunks are spread over processes (:func:`uno_env.tournament_ray.play_on_ray`).
 
-An agent whose ``uses_engine`` attribute is true (a search agent rebuilding the
-worlds its observation allows) is called as ``act(observations, masks, rng,
-engine=engine, games=games)``: the engine the games are played on and the
-index of each row's game in it. It must read only what the acting player may
-know and must not change the engine.
+An agent with an ``act_in(engine, games, observations, masks, rng)`` method
+(every :class:`agents.Agent`; search agents use it to rebuild the worlds an
+observation allows) is called through it, with the engine the games are played
+on and the index of each row's game in it; it must read only what the acting
+player may know and must not change the engine. Other agents are called
+through ``act(observations, masks, rng)``.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
     rngs = [np.random.default_rng([schedule.seed, s, c]) for s, _, _, c in units]
     table = schedule.seatings
     observes = np.array([getattr(a, "uses_observations", True) for a in players])
-    engine_hook = np.array([bool(getattr(a, "uses_engine", False)) for a in players])
+    hooks = [getattr(a, "act_in", None) for a in players]
     n = seating.size
     p = rules.num_players
     engine = Engine(rules, n, deal_seeds(schedule.seed, deal), backend)
@@ -226,7 +227,6 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
         running = np.flatnonzero(~s.done)
         entry = table[seating[ids[running]], s.current[running]]
         masks = engine.legal_action_mask()
-        obs = engine.observe() if observes[entry].any() else None
         actions = np.zeros(engine.num_games, np.int64)
         key = entry * len(units) + chunk_of[ids[running]]
         order = np.argsort(key, kind="stable")
@@ -234,13 +234,13 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
         for part in np.split(order, bounds):
             rows = running[part]
             a = int(entry[part[0]])
-            agent = players[a]
             rng = rngs[int(chunk_of[ids[rows[0]]])]
-            ob = obs[rows] if obs is not None else np.zeros((rows.size, 0), np.float32)
-            if engine_hook[a]:
-                chosen = agent.act(ob, masks[rows], rng, engine=engine, games=rows)
+            ob = engine.observe(games=rows) if observes[a] else np.zeros((rows.size, 0),
+                                                                          np.float32)
+            if hooks[a] is not None:
+                chosen = hooks[a](engine, rows, ob, masks[rows], rng)
             else:
-                chosen = agent.act(ob, masks[rows], rng)
+                chosen = players[a].act(ob, masks[rows], rng)
             actions[rows] = _action_ids(chosen, rows.size, labels[a])
         _check_legal(actions, masks, running, entry, labels, seating[ids], deal[ids],
                      schedule.deals)
