@@ -8,7 +8,7 @@ EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
 GAMES ?= 2000
 # The agents of `make run`: a short tournament at 4 players, printing the ratings table.
-RUN_AGENTS ?= greedy,random,greedy,random
+RUN_AGENTS ?= greedy,random_play,random,random_play
 
 .PHONY: run test bench bench-tournament strategies lint clean
 
