@@ -23,7 +23,6 @@ import json
 import os
 import platform
 import sys
-import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -60,10 +59,23 @@ def is_search(agent: str, args: argparse.Namespace) -> bool:
     return agent.split(":")[0] in args.search
 
 
-def games_for(agent: str, preset: str, args: argparse.Namespace) -> int:
+def games_for(agent: str, baseline: str, preset: str, args: argparse.Namespace) -> int:
+    """Games of a cell: the headline budget on official against random_play."""
     if is_search(agent, args):
         return args.search_games
-    return args.headline_games if preset == HEADLINE else args.games
+    return args.headline_games if (preset, baseline) == (HEADLINE, "random_play") else args.games
+
+
+def cell_key(agent: str, baseline: str, preset: str, players: int, games: int,
+             seed: int) -> str:
+    return f"{agent}|{baseline}|{preset}|{players}|{games}|{seed}"
+
+
+def load_cells(path: Path) -> dict[str, dict]:
+    """Cells of an earlier run (``--resume``), by :func:`cell_key`."""
+    if not path.exists():
+        return {}
+    return {r["key"]: r for r in json.loads(path.read_text())["cells"] if "key" in r}
 
 
 def cell_row(agent: str, baseline: str, res: TournamentResult) -> dict:
@@ -79,16 +91,20 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     agents = args.agents or list(AGENTS)
     presets = args.presets or list(PRESETS)
     todo = cells(agents, presets)
+    done = load_cells(args.out / "strategies.json") if args.resume else {}
     rows = []
     for i, (agent, baseline, preset, players) in enumerate(todo, 1):
-        rules = Rules.preset(preset, num_players=players)
-        games = games_for(agent, preset, args)
-        res = tournament([agent] + [baseline] * (players - 1), rules, games, seed=args.seed,
-                         preset=preset)
-        rows.append(cell_row(agent, baseline, res))
+        games = games_for(agent, baseline, preset, args)
+        key = cell_key(agent, baseline, preset, players, games, args.seed)
+        if key not in done:
+            res = tournament([agent] + [baseline] * (players - 1),
+                             Rules.preset(preset, num_players=players), games, seed=args.seed,
+                             preset=preset)
+            done[key] = {"key": key, **cell_row(agent, baseline, res)}
+            save_cells(args.out, list(done.values()))
+        rows.append(done[key])
         r = rows[-1]
-        say(f"[{i}/{len(todo)}] {agent} vs {baseline}, {preset}, {players}p: "
-            f"{100 * r['win_rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}] "
+        say(f"[{i}/{len(todo)}] {agent} vs {baseline}, {preset}, {players}p: {pct(r)} "
             f"over {r['games']:,} games ({r['seconds']:.0f} s)")
     plain = [a for a in agents if not is_search(a, args)]
     k = len(plain)   # every pair plays headline_games games: 2 seatings per pair
@@ -103,6 +119,15 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
             duels.append(cell_row(a, b, res))
             say(f"{a} vs {b}: {pct(duels[-1])} over {res.games:,} games")
     return {"cells": rows, "head_to_head": h2h, "duels": duels}
+
+
+def save_cells(out: Path, rows: list[dict]) -> None:
+    """Keep the cells played so far (a long run can be resumed with ``--resume``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "strategies.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data["cells"] = rows
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
 def pct(r: dict) -> str:
@@ -128,11 +153,14 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         "- `random_play`: the baseline of published UNO bots: calls and catches UNO,",
         "  plays a random card whenever it can, draws only when it cannot.",
         "",
-        f"Produced by `{command}` in {seconds / 60:.0f} minutes on {cpu_model()} "
+        "- `teams`: the agent's partner is a baseline; a team win counts as a win.",
+        "",
+        f"Produced by `{command}` ({seconds / 60:.0f} minutes of play) on {cpu_model()} "
         f"({os.cpu_count()} cores, a shared VM), Python {platform.python_version()}, "
         f"{backend_version()} engine, {datetime.now(timezone.utc):%Y-%m-%d}. Budget: "
-        f"{args.headline_games:,} games per cell on `{HEADLINE}`, {args.games:,} on the "
-        f"other presets" + (f", {args.search_games:,} for search agents ("
+        f"{args.headline_games:,} games per cell on `{HEADLINE}` against `random_play` and "
+        f"per pair of the head-to-head matrix, {args.games:,} in every other cell"
+        + (f", {args.search_games:,} for search agents ("
                             f"{', '.join(args.search)})" if args.search else "")
         + f"; seed {args.seed}. All numbers: [strategies.json](strategies.json).",
         "",
@@ -286,7 +314,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agents", nargs="*", help="agent specs (default: every agent)")
     parser.add_argument("--presets", nargs="*", help="presets (default: every preset)")
     parser.add_argument("--headline-games", type=int, default=10_000,
-                        help=f"games per cell on {HEADLINE}")
+                        help=f"games per cell on {HEADLINE} against random_play, and per "
+                             "pair of the head-to-head matrix")
     parser.add_argument("--games", type=int, default=2_000, help="games per cell elsewhere")
     parser.add_argument("--search", nargs="*", default=["ismcts"],
                         help="names of search agents (fewer games)")
@@ -296,6 +325,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=DOCS, help="where to write")
     parser.add_argument("--quick", action="store_true", help="a smoke run (few games)")
+    parser.add_argument("--resume", action="store_true",
+                        help="reuse the cells of --out/strategies.json played with the same "
+                             "agent, baseline, preset, players, games and seed")
     args = parser.parse_args(argv)
     BASELINES[:] = args.baselines
     if args.quick:
@@ -303,9 +335,9 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     command = ("python experiments/strategies.py " + " ".join(argv)) if argv else \
         "make strategies"
-    start = time.perf_counter()
     out = run(args, lambda text: print(text, flush=True))
-    seconds = time.perf_counter() - start
+    seconds = (sum(r["seconds"] for r in out["cells"] + out["duels"])
+               + out["head_to_head"].seconds)
     args.out.mkdir(parents=True, exist_ok=True)
     figures(out, args.out)
     data = {"cells": out["cells"], "head_to_head": out["head_to_head"].to_dict(),

@@ -163,7 +163,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                 results.append(tournament(specs, r, args.games, seed=args.seed,
                                           batch=args.batch, chunk=args.chunk, preset=name,
                                           on_progress=advance, ray=args.ray))
-            except TournamentError as err:
+            except (TournamentError, ImportError) as err:
                 raise SystemExit(f"uno-env: {err}") from None
     report.print_results(results)
     report.save(results, args.json, args.csv, args.plot)
