@@ -278,8 +278,8 @@ def figures(out: dict, docs: Path) -> None:
                 if r:
                     xs.append(i + (j - 1) * width)
                     ys.append(100 * r["win_rate"])
-                    err[0].append(100 * (r["win_rate"] - r["low"]))
-                    err[1].append(100 * (r["high"] - r["win_rate"]))
+                    err[0].append(max(0.0, 100 * (r["win_rate"] - r["low"])))
+                    err[1].append(max(0.0, 100 * (r["high"] - r["win_rate"])))
             ax.bar(xs, ys, width, yerr=err, capsize=2, label=f"{players} players")
             ax.axhline(100 / players, color=f"C{j}", lw=0.8, ls="--")
         ax.set_xticks(range(len(agents)), agents, rotation=20)
