@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import pytest
@@ -157,6 +158,8 @@ def test_bad_input_is_named() -> None:
         tournament([Cheater(), "greedy"], OFFICIAL2, 10)
     with pytest.raises(TournamentError, match="games must be at least 1"):
         tournament(["greedy", "random"], OFFICIAL2, 0)
+    with pytest.raises(TournamentError, match="seed must be between 0 and"):
+        tournament(["greedy", "random"], OFFICIAL2, 10, seed=2**40)
 
 
 def test_cli_prints_and_saves_the_results(tmp_path, capsys) -> None:
@@ -187,12 +190,14 @@ def test_cli_four_players_prints_ratings(capsys) -> None:
     (["--agents", "greedy,nobody"], "unknown agent 'nobody'"),
     (["--agents", "greedy,random", "--presets", "official,nowhere"], "nowhere"),
     (["--agents", "greedy,random", "--players", "3"], "2 agent.* for 3 seats"),
-    (["--agents", "greedy,random", "--games", "0"], "--games"),
+    (["--agents", "greedy,random", "--games", "0"], "--games: '0' is not an integer"),
+    (["--agents", "greedy,random", "--seed", "-1"], "--seed: '-1' is not an integer"),
 ])
-def test_cli_bad_input_writes_nothing(tmp_path, args, message) -> None:
+def test_cli_bad_input_writes_nothing(tmp_path, capsys, args, message) -> None:
     out = tmp_path / "r.json"
-    with pytest.raises(SystemExit, match=message):
+    with pytest.raises(SystemExit) as exc:
         main(["tournament", *args, "--json", str(out), "--no-progress"])
+    assert re.search(message, f"{exc.value} {capsys.readouterr().err}")
     assert list(tmp_path.iterdir()) == []
 
 
