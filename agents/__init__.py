@@ -14,6 +14,7 @@ from typing import Any
 
 from .base import Agent, BatchAgent, choose_actions, masked_argmax
 from .greedy import GreedyAgent
+from .pool import AgentPool
 from .random_agent import RandomAgent
 from .random_play import RandomPlayAgent
 
@@ -48,7 +49,13 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
-    already is an agent. Unknown names and parameters raise ``ValueError``."""
+    already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO model (a path, or the
+    stem of a shipped model, see :mod:`agents.policy`). Unknown names and parameters
+    raise ``ValueError``."""
+    if isinstance(spec, str) and spec.startswith("ppo:"):
+        from .policy import PolicyAgent  # torch is an optional extra
+
+        return PolicyAgent(spec[len("ppo:"):], **kwargs)
     if isinstance(spec, str):
         name, params = parse_agent_spec(spec)
         if name not in AGENTS:
@@ -67,5 +74,5 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     return spec
 
 
-__all__ = ["AGENTS", "Agent", "BatchAgent", "GreedyAgent", "RandomAgent", "RandomPlayAgent",
-           "choose_actions", "make_agent", "masked_argmax", "parse_agent_spec"]
+__all__ = ["AGENTS", "Agent", "AgentPool", "BatchAgent", "GreedyAgent", "RandomAgent",
+           "RandomPlayAgent", "choose_actions", "make_agent", "masked_argmax", "parse_agent_spec"]
