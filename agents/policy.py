@@ -45,18 +45,36 @@ def scale_observation(obs: torch.Tensor) -> torch.Tensor:
 class UnoFeatures(BaseFeaturesExtractor):
     """Scaled observation features (see the module doc); ``scale=False`` passes them raw.
 
-    ``views`` is stored with the policy (SB3 saves the extractor's kwargs), so a
-    loaded policy knows which observation layout it expects.
+    ``views`` is stored with the policy when given in ``features_extractor_kwargs``
+    (SB3 saves them), so a loaded policy knows which observation layout it expects;
+    without it, a policy whose input is narrower than today's observation reads the
+    leading views (:func:`prefix_views`).
     """
 
     def __init__(self, observation_space: gym.spaces.Box, scale: bool = True,
                  views: tuple[tuple[str, int], ...] | list = CURRENT_VIEWS) -> None:
-        super().__init__(observation_space, int(np.prod(observation_space.shape)))
+        dim = int(np.prod(observation_space.shape))
+        super().__init__(observation_space, dim)
         self.scale = bool(scale)
         self.views = tuple((str(n), int(s)) for n, s in views)
+        if sum(size for _, size in self.views) != dim:
+            self.views = prefix_views(dim)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return scale_observation(observations) if self.scale else observations
+
+
+def prefix_views(dim: int) -> tuple[tuple[str, int], ...]:
+    """The leading views of the current layout that fill ``dim`` columns.
+
+    Later observation versions append views, so a model saved without its view
+    record (or with a wrong one) was trained on such a prefix.
+    """
+    sizes = np.cumsum([size for _, size in CURRENT_VIEWS])
+    if dim not in sizes:
+        raise ValueError(f"a policy for {dim} observation columns matches no version of the "
+                         f"observation (its views end at {', '.join(map(str, sizes))})")
+    return CURRENT_VIEWS[: int(np.searchsorted(sizes, dim)) + 1]
 
 
 def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:

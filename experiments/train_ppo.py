@@ -95,7 +95,7 @@ class Config:
     latest_share: float = 0.5
     # final evaluation
     eval_opponents: str = "greedy,random"
-    eval_deals: int = 500
+    eval_deals: int = 500          # 0 skips the evaluation
     progress: bool = True
 
     def presets(self) -> list[str]:
@@ -132,7 +132,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor  # noqa: E402
 
-from agents.policy import PolicyAgent, UnoFeatures  # noqa: E402
+from agents.policy import CURRENT_VIEWS, PolicyAgent, UnoFeatures  # noqa: E402
 from uno_env.vector import UnoVecEnv  # noqa: E402
 
 
@@ -327,7 +327,7 @@ def head_to_head(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int 
         wins[lo:hi] = won.reshape(-1, p).mean(axis=1)
     mean = float(wins.mean())
     half = 1.96 * float(wins.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("nan")
-    return {"win_rate": mean, "low": mean - half, "high": mean + half,
+    return {"win_rate": mean, "low": float(mean - half), "high": float(mean + half),
             "deals": deals, "games": deals * p}
 
 
@@ -347,7 +347,8 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
         tensorboard_log=str(out / "tb"), verbose=0,
         policy_kwargs={"net_arch": [int(h) for h in cfg.net.split(",")],
                        "features_extractor_class": UnoFeatures,
-                       "features_extractor_kwargs": {"scale": cfg.obs_scaling}})
+                       "features_extractor_kwargs": {"scale": cfg.obs_scaling,
+                                                     "views": CURRENT_VIEWS}})
     callbacks: list[BaseCallback] = [CheckpointCallback(
         max(1, cfg.checkpoint_every // cfg.num_envs), str(out / "checkpoints"), "model")]
     if cfg.opponents == "self-play":
@@ -370,7 +371,8 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     (out / "config.json").write_text(json.dumps(record, indent=2) + "\n")
     print(f"{model.num_timesteps:,} steps in {seconds:.0f} s: {record['steps_per_second']:,.0f}"
           f" steps/s, {record['env_share']:.1%} of the time in the env")
-    evaluate(cfg, PolicyAgent(model.policy), out)
+    if cfg.eval_deals:
+        evaluate(cfg, PolicyAgent(model.policy), out)
     return record
 
 

@@ -111,6 +111,21 @@ def test_recorded_views_are_picked_out_of_the_observation() -> None:
     np.testing.assert_array_equal(columns[4:], np.arange(CURRENT_VIEWS[0][1]))
 
 
+def test_a_policy_of_an_older_observation_reads_its_views_out_of_the_current_one() -> None:
+    import gymnasium as gym
+
+    older = sum(size for _, size in CURRENT_VIEWS[:3])       # a layout that ended earlier
+    features = UnoFeatures(gym.spaces.Box(0, 1, (older,)))   # saved without its view record
+    assert features.views == CURRENT_VIEWS[:3]
+    net = torch.nn.Sequential(features, torch.nn.Linear(older, NUM_ACTIONS))
+    policy = type("Policy", (), {"features_extractor": features})
+    columns = view_index(policy.features_extractor.views)
+    obs = Engine(Rules(num_players=2), 4, 0).observe()
+    assert obs.shape[1] == OBS_SIZE and net(torch.as_tensor(obs[:, columns])).shape == (4, 119)
+    with pytest.raises(ValueError, match="matches no version"):
+        UnoFeatures(gym.spaces.Box(0, 1, (older + 1,)))
+
+
 class ConstantAgent:
     """Plays the first (or last) legal action and records every batch it is given."""
 

@@ -47,3 +47,32 @@ def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     from agents import make_agent
 
     assert make_agent(f"ppo:{out / 'model.zip'}").name == "ppo:model"
+
+
+def test_cross_preset_writes_the_matrix(tmp_path: Path) -> None:
+    out = tmp_path / "cross"
+    stdout = run_script("cross_preset.py", "--presets", "official,no_mercy", "--budget", "128",
+                        "--num-envs", "16", "--n-steps", "8", "--batch-size", "64",
+                        "--net", "16", "--deals", "2", "--no-progress", "--out", str(out))
+    record = json.loads((out / "matrix.json").read_text())
+    matrix = record["matrix"]
+    assert set(matrix) == {"greedy", "random_play"}
+    for rows in matrix.values():
+        assert set(rows) == {"official", "no_mercy", "mixture"}
+        for row in rows.values():
+            assert set(row) == {"official", "no_mercy"}
+            assert all(0 <= cell["win_rate"] <= 1 and cell["deals"] == 2 for cell in row.values())
+    assert (out / "heatmap.png").stat().st_size > 1000
+    assert "| mixture |" in (out / "matrix.md").read_text() and "| mixture |" in stdout
+
+
+
+def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
+    out = tmp_path / "eval.json"
+    stdout = run_script("evaluate.py", "--agents", "greedy,random_play", "--opponents", "greedy",
+                        "--players", "3", "--deals", "3", "--out", str(out))
+    record = json.loads(out.read_text())
+    assert [(r["agent"], r["opponent"]) for r in record["results"]] == [
+        ("greedy", "greedy"), ("random_play", "greedy")]
+    assert all(r["games"] == 9 and 0 <= r["win_rate"] <= 1 for r in record["results"])
+    assert "random_play vs greedy" in stdout
