@@ -1,4 +1,4 @@
-# The two commands of the README: `make run` and `make test`. Both create .venv.
+# The commands of the README: `make run`, `make test`, `make bench`. All create .venv.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,19 +6,21 @@ PIP := $(BIN)/python -m pip
 EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
 # Compiles the engine kernels into numba's cache once, right after installing.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
-GAMES ?= 10000
+GAMES ?= 2000
+# The agents of `make run`: a short tournament at 4 players, printing the ratings table.
+RUN_AGENTS ?= greedy,random_play,random,random_play
 # Decisions of random play checked by `make soak` (shared by every preset, player count
 # and backend).
 DECISIONS ?= 1000000
 
-.PHONY: run test bench soak lint clean
+.PHONY: run test bench bench-tournament strategies soak lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip setuptools wheel
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install -e ".[cli,fast]"
+	$(PIP) install -e ".[cli,fast,eval]"
 	$(WARM_UP)
 	touch $@
 
@@ -29,7 +31,8 @@ $(VENV)/.test-installed: pyproject.toml constraints.txt | $(BIN)/python
 	touch $@
 
 run: $(VENV)/.run-installed
-	$(BIN)/uno-env simulate --preset official --players 4 --games $(GAMES)
+	$(BIN)/uno-env tournament --preset official --players 4 --agents $(RUN_AGENTS) \
+		--games $(GAMES)
 
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check .
@@ -40,6 +43,13 @@ bench: $(VENV)/.test-installed
 
 soak: $(VENV)/.test-installed
 	$(BIN)/python experiments/soak.py --decisions $(DECISIONS)
+
+bench-tournament: $(VENV)/.test-installed
+	$(BIN)/python experiments/bench_tournament.py
+
+# The strategy benchmark: writes docs/strategies.md, its figures and numbers (hours).
+strategies: $(VENV)/.test-installed
+	$(BIN)/python experiments/strategies.py
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

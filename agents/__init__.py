@@ -16,6 +16,7 @@ from .base import Agent, BatchAgent, choose_actions, masked_argmax
 from .greedy import GreedyAgent
 from .heuristics import DefenderAgent, LinearAgent, TunedAgent
 from .ismcts import IsmctsAgent
+from .pool import AgentPool
 from .random_agent import RandomAgent
 from .random_play import RandomPlayAgent
 
@@ -51,7 +52,13 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
-    already is an agent. Unknown names and parameters raise ``ValueError``."""
+    already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO model (a path, or the
+    stem of a shipped model, see :mod:`agents.policy`). Unknown names and parameters
+    raise ``ValueError``."""
+    if isinstance(spec, str) and spec.startswith("ppo:"):
+        from .policy import PolicyAgent  # torch is an optional extra
+
+        return PolicyAgent(spec[len("ppo:"):], **kwargs)
     if isinstance(spec, str):
         name, params = parse_agent_spec(spec)
         if name not in AGENTS:
@@ -70,7 +77,6 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     return spec
 
 
-__all__ = ["AGENTS", "Agent", "BatchAgent", "DefenderAgent", "GreedyAgent", "IsmctsAgent",
-           "LinearAgent",
-           "TunedAgent", "RandomAgent", "RandomPlayAgent",
+__all__ = ["AGENTS", "Agent", "AgentPool", "BatchAgent", "DefenderAgent", "GreedyAgent",
+           "IsmctsAgent", "LinearAgent", "RandomAgent", "RandomPlayAgent", "TunedAgent",
            "choose_actions", "make_agent", "masked_argmax", "parse_agent_spec"]

@@ -53,3 +53,26 @@ def test_measure_throughput_counts_decisions() -> None:
 
 def test_bench_vec_env_runs() -> None:
     assert bench.bench_vec_env(num_envs=64, steps=10) > 0
+
+
+def test_tournament_bench_prints_decisions_per_second(capsys) -> None:
+    import bench_tournament
+
+    bench_tournament.main(["--games", "16", "--repeat", "1", "--batches", "8",
+                           "--line-ups", "greedy x4"])
+    out = capsys.readouterr().out
+    assert "greedy x4" in out and "decisions/s" in out
+
+
+def test_strategy_benchmark_writes_its_report(tmp_path) -> None:
+    import strategies
+
+    strategies.main(["--agents", "greedy", "random", "--baselines", "random", "--presets",
+                     "official", "teams", "--headline-games", "8", "--games", "4",
+                     "--out", str(tmp_path)])
+    text = (tmp_path / "strategies.md").read_text()
+    for expected in ("## Headline: `official`", "| greedy | 100.0%", "## Head to head",
+                     "### Against `random`, 4 players", "| teams |", "--headline-games 8"):
+        assert expected in text, expected
+    assert {p.name for p in tmp_path.glob("*.png")} == {
+        "strategies_h2h.png", "strategies_headline.png", "strategies_presets.png"}

@@ -15,7 +15,14 @@ from scenario import random_actions
 from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import ACTION_COLOR, ACTION_KIND, COLOR_BASE, DRAW, NUM_COLORS, TARGET_BASE
 from uno_env.cards import KIND_COLOR, KIND_ID, KIND_SYMBOL, parse_color
-from uno_env.engine.observe import NUM_SYMBOLS, OTHERS, RULES_SIZE, VIEW_SLICES
+from uno_env.engine.observe import (
+    NUM_SYMBOLS,
+    OTHERS,
+    RULES_SIZE,
+    SEAT_VIEWS,
+    VIEW_SLICES,
+    seat_view,
+)
 from uno_env.engine.state import TURN
 
 MEMORY_VIEWS = ("drew_on", "last_played_color", "last_played_symbol", "last_named",
@@ -30,7 +37,18 @@ WIDTH = {"drew_on": NUM_COLORS, "last_played_color": NUM_COLORS,
 def memory(eng: Engine, observer: int, game: int = 0) -> dict[str, np.ndarray]:
     """Each memory view of ``game`` seen by ``observer``, one row per seat offset 1..9."""
     obs = eng.observe(players=[observer], games=[game])[0]
-    return {name: obs[VIEW_SLICES[name]].reshape(OTHERS, WIDTH[name]) for name in MEMORY_VIEWS}
+    return {name: seat_view(obs, name) for name in MEMORY_VIEWS}
+
+
+def test_seat_view_splits_a_view_into_seat_rows():
+    assert SEAT_VIEWS == WIDTH
+    obs = np.arange(2 * 3 * VIEW_SLICES["wd4_after_draw"].stop, dtype=np.float32).reshape(2, 3, -1)
+    rows = seat_view(obs, "last_named")
+    assert rows.shape == (2, 3, OTHERS, NUM_COLORS)
+    start = VIEW_SLICES["last_named"].start
+    assert rows[1, 2, 3].tolist() == obs[1, 2, start + 12:start + 16].tolist()
+    with pytest.raises(ValueError, match="hand_sizes.*per-seat views: drew_on"):
+        seat_view(obs, "hand_sizes")
 
 
 def colors(*letters: str) -> list[float]:

@@ -1,8 +1,9 @@
-"""The ``uno-env`` command: random-play simulation, presets and rule tables.
+"""The ``uno-env`` command: random-play simulation, tournaments, presets and rule tables.
 
-A thin layer over :mod:`uno_env.simulate` and :class:`uno_env.Rules`; it only
-parses arguments and formats output. Tables and the progress bar use ``rich``
-(the ``cli`` extra); without it the same numbers are printed as plain text.
+A thin layer over :mod:`uno_env.simulate`, :mod:`uno_env.tournament` and
+:class:`uno_env.Rules`; it only parses arguments and formats output. Tables and
+the progress bar use ``rich`` (the ``cli`` extra); without it the same numbers
+are printed as plain text.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from . import checks
 from .engine.core import default_backend
 from .rules import PRESET_SOURCES, PRESETS, Rules
 from .simulate import SimulationResult, simulate
+from .tournament import SEED_MAX
 
 try:  # the cli extra
     from rich.console import Console
@@ -126,6 +128,48 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def agent_specs(values: Sequence[str]) -> list[str]:
+    """Agent specs from ``--agents`` values: comma-separated, and a piece ``key=value``
+    without a name continues the previous spec (``ismcts:budget=64,playout=greedy``)."""
+    specs: list[str] = []
+    for value in values:
+        for piece in filter(None, (p.strip() for p in value.split(","))):
+            if specs and "=" in piece and ":" not in piece.split("=")[0]:
+                specs[-1] += "," + piece
+            else:
+                specs.append(piece)
+    return specs
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Play the agents against each other on one or more presets; print and save results."""
+    from . import tournament_report as report
+    from .tournament import TournamentError, build_agents, seatings, tournament
+
+    specs = agent_specs(args.agents)
+    presets = [p.strip() for p in (args.presets or args.preset).split(",") if p.strip()]
+    players = args.players or len(specs)
+    try:  # every input checked before the first game
+        rules = [Rules.preset(p, num_players=players) for p in presets]
+        build_agents(specs)
+        table = seatings(len(specs), players)
+    except (ValueError, TypeError) as err:
+        raise SystemExit(f"uno-env: {err}") from None
+    per_preset = -(-args.games // len(table)) * len(table)
+    results = []
+    with _progress(per_preset * len(rules), not args.no_progress) as advance:
+        for name, r in zip(presets, rules, strict=True):
+            try:
+                results.append(tournament(specs, r, args.games, seed=args.seed,
+                                          batch=args.batch, chunk=args.chunk, preset=name,
+                                          on_progress=advance, ray=args.ray))
+            except (TournamentError, ImportError) as err:
+                raise SystemExit(f"uno-env: {err}") from None
+    report.print_results(results)
+    report.save(results, args.json, args.csv, args.plot)
+    return 0
+
+
 def preset_rows() -> list[tuple[str, str, str]]:
     """(name, source, options differing from official) for every preset."""
     rows = []
@@ -203,6 +247,29 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seed of the first game (0 to 2**63-1)")
     sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     sim.set_defaults(func=cmd_simulate)
+
+    tou = sub.add_parser("tournament", help="agents against each other, seats rotated, "
+                                            "deals duplicated")
+    tou.add_argument("--agents", nargs="+", default=["greedy,random"],
+                     help="agent specs, comma-separated (e.g. greedy,random_play,"
+                          "ismcts:budget=64); repeat one to fill seats")
+    tou.add_argument("--preset", default="official", help="rule preset")
+    tou.add_argument("--presets", help="several presets, comma-separated (one table each)")
+    tou.add_argument("--players", type=int, help="seats at the table (default: one per agent)")
+    tou.add_argument("--games", type=_integer_from(1), default=1000,
+                     help="games per preset (rounded up to whole deals x seatings)")
+    tou.add_argument("--batch", type=_integer_from(1), default=4096,
+                     help="games stepped at once")
+    tou.add_argument("--chunk", type=_integer_from(1), default=1024,
+                     help="deals sharing an agent random stream (results depend on it)")
+    tou.add_argument("--seed", type=_integer_from(0, SEED_MAX), default=0)
+    tou.add_argument("--json", help="write the results as JSON to this file")
+    tou.add_argument("--csv", help="write the per-agent results as CSV to this file")
+    tou.add_argument("--plot", help="write a figure (heatmap heads-up, ratings otherwise)")
+    tou.add_argument("--ray", nargs="?", const=True, metavar="ADDRESS",
+                     help="play the games as Ray tasks (local Ray, or the cluster at ADDRESS)")
+    tou.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    tou.set_defaults(func=cmd_tournament)
 
     pre = sub.add_parser("presets", help="list the rule presets")
     pre.set_defaults(func=cmd_presets)

@@ -108,6 +108,7 @@ class LearnerCore:
         self.seats = self._first_seats()
         self.forfeit = np.zeros(self.num_games, bool)
         self._ar = np.arange(self.num_games)
+        self._start_episodes(self._ar)
         self.advance()
 
     def _engine_seed(self, seed: int | None) -> int:
@@ -162,6 +163,7 @@ class LearnerCore:
         if seats is not None:
             target = slice(None) if games is None else np.asarray(games, np.int64)
             self.seats[target] = np.asarray(seats, np.int64) % self.num_players
+        self._start_episodes(self._ar if games is None else np.asarray(games, np.int64))
         # Rewards here can only come from an episode ending before its learner ever
         # decides (a tiny max_turns); such an episode simply shows up as done.
         self.advance()
@@ -262,18 +264,30 @@ class LearnerCore:
         s = self.engine.state
         return np.flatnonzero(~s.done & ~self.forfeit & (s.current != self.seats))
 
+    def _start_episodes(self, games: np.ndarray) -> None:
+        """Tell opponents that draw per episode (an ``AgentPool``) which games start one."""
+        for agent, _ in self._groups:
+            if hasattr(agent, "start_episodes"):
+                agent.start_episodes(games, self.rng)
+
+    def _act(self, agent: Any, obs: np.ndarray, mask: np.ndarray, games: np.ndarray) -> np.ndarray:
+        from agents import choose_actions  # agents that read the public game get it
+
+        return np.asarray(choose_actions(agent, self.engine, games, obs, mask, self.rng),
+                          np.int64)
+
     def _opponent_actions(self, idx: np.ndarray) -> np.ndarray:
         eng = self.engine
         obs = eng.observe(games=idx) if self._needs_obs else self._no_obs[: idx.size]
         mask = eng.legal_action_mask(idx)
         if len(self._groups) == 1:
-            return np.asarray(self._groups[0][0].act(obs, mask, self.rng), np.int64)
+            return self._act(self._groups[0][0], obs, mask, idx)
         offset = (eng.state.current[idx] - self.seats[idx]) % self.num_players
         actions = np.zeros(idx.size, np.int64)
         for agent, offsets in self._groups:
             rows = np.flatnonzero(np.isin(offset, offsets))
             if rows.size:
-                actions[rows] = agent.act(obs[rows], mask[rows], self.rng)
+                actions[rows] = self._act(agent, obs[rows], mask[rows], idx[rows])
         return actions
 
     def episode_info(self, games: np.ndarray) -> list[dict[str, Any]]:

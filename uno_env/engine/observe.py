@@ -101,6 +101,20 @@ def _slices() -> dict[str, slice]:
 
 VIEW_SLICES: dict[str, slice] = _slices()
 OBS_SIZE = sum(size for _, size, _ in VIEWS)
+#: The views with one row per opponent seat (offsets 1..9), and the columns of a row.
+SEAT_VIEWS: dict[str, int] = {"drew_on": NUM_COLORS, "last_played_color": NUM_COLORS,
+                              "last_played_symbol": NUM_SYMBOLS, "last_named": NUM_COLORS,
+                              "wd4_after_draw": 1}
+
+
+def seat_view(obs: np.ndarray, name: str) -> np.ndarray:
+    """A per-seat view of observations ``obs[..., OBS_SIZE]`` as ``[..., 9, columns]``:
+    row ``k - 1`` is the seat ``k`` places clockwise (e.g. ``seat_view(obs, "drew_on")``
+    gives ``[..., 9, 4]``, the colors each opponent drew on)."""
+    if name not in SEAT_VIEWS:
+        raise ValueError(f"{name!r} is not a per-seat view; per-seat views: "
+                         f"{', '.join(SEAT_VIEWS)}")
+    return obs[..., VIEW_SLICES[name]].reshape(*obs.shape[:-1], OTHERS, SEAT_VIEWS[name])
 
 
 #: The largest number of copies of one kind in any deck (bounds the per-kind counts).

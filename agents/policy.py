@@ -1,0 +1,183 @@
+"""Trained policies as batch agents (needs the ``train`` extra: torch, sb3-contrib).
+
+:class:`PolicyAgent` turns a saved MaskablePPO model (``.zip``), an in-memory
+SB3 policy, or any plain torch module mapping observations ``float[B, D]`` to
+action logits ``float[B, A]`` into an agent: one forward pass per batch of
+decisions, then the best (or a sampled) legal action of each row. Agents are
+built by name with ``agents.make_agent("ppo:path/to/model.zip")``; the models
+shipped in ``agents/models/`` are found by their stem (``"ppo:official-2p"``).
+
+:class:`UnoFeatures` is the features extractor the training scripts give
+MaskablePPO. It scales the raw observation (counts reach the hundreds: hand
+sizes, the draw pile, pending draws) with ``sign(x) * log1p(|x|)``, so the
+policy needs no VecNormalize statistics, and it records the observation views
+(name and size) the policy was trained on. A :class:`PolicyAgent` reads that
+record and picks those views out of the current observation, so a model keeps
+working when later versions add views to the observation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
+
+from .base import Agent, check_batch
+
+#: Where the shipped models live: ``ppo:<stem>`` finds ``MODELS_DIR/<stem>.zip``.
+MODELS_DIR = Path(__file__).parent / "models"
+
+#: The observation layout of this version, as ``UnoFeatures`` records it.
+CURRENT_VIEWS: tuple[tuple[str, int], ...] = tuple((name, size) for name, size, _ in VIEWS)
+
+
+def scale_observation(obs: torch.Tensor) -> torch.Tensor:
+    """``sign(x) * log1p(|x|)``: one-hot entries stay near 1, counts of hundreds near 5."""
+    return torch.sign(obs) * torch.log1p(torch.abs(obs))
+
+
+class UnoFeatures(BaseFeaturesExtractor):
+    """Scaled observation features (see the module doc); ``scale=False`` passes them raw.
+
+    ``views`` is stored with the policy when given in ``features_extractor_kwargs``
+    (SB3 saves them), so a loaded policy knows which observation layout it expects;
+    without it, a policy whose input is narrower than today's observation reads the
+    leading views (:func:`prefix_views`).
+    """
+
+    def __init__(self, observation_space: gym.spaces.Box, scale: bool = True,
+                 views: tuple[tuple[str, int], ...] | list = CURRENT_VIEWS) -> None:
+        dim = int(np.prod(observation_space.shape))
+        super().__init__(observation_space, dim)
+        self.scale = bool(scale)
+        self.views = tuple((str(n), int(s)) for n, s in views)
+        if sum(size for _, size in self.views) != dim:
+            self.views = prefix_views(dim)
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        return scale_observation(observations) if self.scale else observations
+
+
+def prefix_views(dim: int) -> tuple[tuple[str, int], ...]:
+    """The leading views of the current layout that fill ``dim`` columns.
+
+    Later observation versions append views, so a model saved without its view
+    record (or with a wrong one) was trained on such a prefix.
+    """
+    sizes = np.cumsum([size for _, size in CURRENT_VIEWS])
+    if dim not in sizes:
+        raise ValueError(f"a policy for {dim} observation columns matches no version of the "
+                         f"observation (its views end at {', '.join(map(str, sizes))})")
+    return CURRENT_VIEWS[: int(np.searchsorted(sizes, dim)) + 1]
+
+
+def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:
+    """Columns of the current observation that make up ``views`` (None: all, in order)."""
+    if tuple(views) == CURRENT_VIEWS:
+        return None
+    columns = []
+    for name, size in views:
+        view = VIEW_SLICES.get(name)
+        if view is None or view.stop - view.start != size:
+            now = "absent" if view is None else f"of size {view.stop - view.start}"
+            raise ValueError(f"the policy was trained on observation view {name!r} of size "
+                             f"{size}, which is {now} in this version's observation")
+        columns.append(np.arange(view.start, view.stop))
+    return np.concatenate(columns)
+
+
+class _SB3Logits(torch.nn.Module):
+    """The action logits of an SB3 actor-critic policy (no value head, no distribution)."""
+
+    def __init__(self, policy: Any) -> None:
+        super().__init__()
+        self.policy = policy
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        p = self.policy
+        features = p.extract_features(obs, p.pi_features_extractor)
+        return p.action_net(p.mlp_extractor.forward_actor(features))
+
+
+def load_policy(path: str | Path) -> Any:
+    """The policy of a saved MaskablePPO model, on the CPU, in eval mode."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(path), device="cpu")
+    model.policy.set_training_mode(False)
+    return model.policy
+
+
+def resolve_model_path(spec: str) -> Path:
+    """A model file from a path, or the stem of a shipped model (``official-2p``)."""
+    path = Path(spec)
+    if path.exists():
+        return path
+    shipped = MODELS_DIR / f"{spec}.zip"
+    if shipped.exists():
+        return shipped
+    names = sorted(p.stem for p in MODELS_DIR.glob("*.zip"))
+    raise ValueError(f"no model at {spec!r} and no shipped model of that name; "
+                     f"shipped: {', '.join(names) or 'none'}")
+
+
+class PolicyAgent(Agent):
+    """A trained policy as a batch agent.
+
+    ``policy``: a path to a MaskablePPO ``.zip`` (or a shipped model's stem), an SB3
+    actor-critic policy, or a torch module returning logits ``[B, A]``.
+    ``deterministic=True`` plays each row's most likely legal action; otherwise it
+    samples from the masked softmax with the ``rng`` given to :meth:`act`, so games
+    stay reproducible. The agent reads only its observation and mask.
+    """
+
+    name = "ppo"
+
+    def __init__(self, policy: str | Path | torch.nn.Module | Any,
+                 deterministic: bool = True, label: str | None = None) -> None:
+        if isinstance(policy, (str, Path)):
+            path = resolve_model_path(str(policy))
+            label = label or f"ppo:{path.stem}"
+            policy = load_policy(path)
+        if hasattr(policy, "mlp_extractor") and hasattr(policy, "action_net"):
+            extractor = getattr(policy, "features_extractor", None)
+            self.columns = view_index(getattr(extractor, "views", CURRENT_VIEWS))
+            self.module: torch.nn.Module = _SB3Logits(policy)
+        elif isinstance(policy, torch.nn.Module):
+            self.columns = None
+            self.module = policy
+        else:
+            raise TypeError(f"PolicyAgent needs a model path, an SB3 policy or a torch module, "
+                            f"got {type(policy).__name__}")
+        self.module.eval()
+        self.deterministic = bool(deterministic)
+        self.name = label or "ppo"
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent({self.name!r}, deterministic={self.deterministic})"
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """``float32[B, A]`` action logits of the policy (legal or not)."""
+        obs = observations if self.columns is None else observations[:, self.columns]
+        with torch.no_grad():
+            out = self.module(torch.as_tensor(np.ascontiguousarray(obs, np.float32)))
+        return out.numpy()
+
+    def act(self, observations: np.ndarray, masks: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+        check_batch(observations, masks)
+        if observations.shape[1] != OBS_SIZE:
+            raise ValueError(f"observations have {observations.shape[1]} columns, "
+                             f"this version's observation has {OBS_SIZE}")
+        if not len(masks):
+            return np.zeros(0, np.int64)
+        scores = self.logits(observations).astype(np.float64)
+        if not self.deterministic:   # Gumbel-max: a sample of the masked softmax
+            scores = scores - np.log(-np.log(rng.random(scores.shape)))
+        return np.where(masks, scores, -np.inf).argmax(axis=1)

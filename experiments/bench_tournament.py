@@ -1,0 +1,64 @@
+"""Benchmark of tournaments: decisions/s of whole tournaments played in batch.
+
+Plays tournaments of four ``greedy`` agents (and, for comparison, other line-ups)
+on the official rules at 4 players, for several batch sizes, and prints the
+machine, the games, the decisions and the decisions/s of each run. Every number
+is a whole tournament (engine creation, agents, legality checks, the long tail
+of the last games), not a steady-state loop. The first run is a warm-up (the
+compiled engine loads) and is not shown.
+
+Usage: ``python experiments/bench_tournament.py [--games N]`` (``make bench-tournament``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench import backend_version, cpu_model, load_average, print_table  # noqa: E402
+
+from uno_env import Rules  # noqa: E402
+from uno_env.tournament import tournament  # noqa: E402
+
+LINE_UPS = {"greedy x4": ["greedy"] * 4, "greedy vs 3 random": ["greedy", "random", "random",
+                                                                 "random"]}
+BATCHES = (1024, 4096, 16384)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=32768, help="games per tournament")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per line (best shown)")
+    parser.add_argument("--batches", type=int, nargs="+", default=BATCHES)
+    parser.add_argument("--line-ups", nargs="+", default=list(LINE_UPS), choices=list(LINE_UPS))
+    args = parser.parse_args(argv)
+    rules = Rules.preset("official", num_players=4)
+    print_table("machine", ("item", "value"), [
+        ("cpu", cpu_model()), ("cores", str(os.cpu_count())),
+        ("python", platform.python_version()), ("numpy", np.__version__),
+        ("engine", backend_version()), ("load average (1 min)", load_average())])
+    tournament(["greedy"] * 4, rules, min(256, args.games))  # warm-up: the engine loads
+    rows = []
+    for name in args.line_ups:
+        agents = LINE_UPS[name]
+        for batch in args.batches:
+            runs = [tournament(agents, rules, args.games, batch=batch)
+                    for _ in range(args.repeat)]
+            rates = sorted(r.decisions / r.seconds for r in runs)
+            best = runs[0]
+            rows.append((name, f"{batch:,}", f"{best.games:,}", f"{best.decisions:,}",
+                         f"{rates[-1]:,.0f}", f"{rates[0]:,.0f}"))
+    print_table("tournaments, official, 4 players (whole runs)",
+                ("agents", "batch", "games", "decisions", "decisions/s (best)",
+                 "decisions/s (worst)"), rows)
+
+
+if __name__ == "__main__":
+    main()

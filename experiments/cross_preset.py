@@ -1,0 +1,174 @@
+"""The cross-preset experiment: does a policy trained under one rule set play another?
+
+    python experiments/cross_preset.py --budget 200000 --deals 300 --out runs/cross_preset
+
+1. Train one MaskablePPO policy per preset (``--budget`` learner decisions each,
+   against ``--train-opponent``), and one rules-conditioned policy on the mixture
+   of all presets (``--budget`` times the number of presets, the games split
+   evenly between them), all with the settings of ``experiments/train_ppo.py``.
+2. Play every policy on every preset, head-to-head against the best heuristic
+   (``--heuristic``) and against ``random_play``: the policy in one seat, the
+   opponent in all the others, every deal replayed with the policy in each seat
+   (duplicate deals, seats rotated), 95% intervals over deals.
+3. Write the matrices (trained on x played on, win rate of the policy) as
+   ``matrix.json``, ``matrix.md`` (tables with intervals) and ``heatmap.png``, and
+   print them. The rules-conditioned policy is the last row, ``mixture``.
+
+Heads-up (``--players 2``) by default; team play always has 4 players. Models are
+kept in ``<out>/<preset>/`` and reused by later runs unless ``--retrain``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_ppo import Config, head_to_head, train  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.policy import PolicyAgent  # noqa: E402
+from uno_env import PRESETS  # noqa: E402
+
+MIXTURE = "mixture"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--budget", type=int, default=200_000,
+                        help="learner decisions per single-preset policy")
+    parser.add_argument("--presets", default="all", help="presets separated by commas, or all")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--train-opponent", default="greedy")
+    parser.add_argument("--heuristic", default="greedy", help="the best heuristic to play")
+    parser.add_argument("--deals", type=int, default=300, help="deals per matrix cell")
+    parser.add_argument("--num-envs", type=int, default=256)
+    parser.add_argument("--n-steps", type=int, default=64)
+    parser.add_argument("--batch-size", type=int, default=4096)
+    parser.add_argument("--net", default="128,128")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="runs/cross_preset")
+    parser.add_argument("--retrain", action="store_true", help="train even if a model exists")
+    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    return parser.parse_args(argv)
+
+
+def train_policies(args: argparse.Namespace, presets: list[str], out: Path) -> dict[str, Path]:
+    """One model per preset plus the mixture; returns the model file of each row."""
+    rollout = args.num_envs * args.n_steps
+    base = Config(players=args.players, opponents=args.train_opponent, num_envs=args.num_envs,
+                  n_steps=args.n_steps, batch_size=min(args.batch_size, rollout), net=args.net,
+                  seed=args.seed, eval_deals=0, progress=args.progress, checkpoint_every=10**12)
+    rows = {p: replace(base, preset=p, timesteps=args.budget, out=str(out / p)) for p in presets}
+    rows[MIXTURE] = replace(base, preset=",".join(presets), out=str(out / MIXTURE),
+                            timesteps=args.budget * len(presets),
+                            num_envs=max(args.num_envs, len(presets)))
+    models = {}
+    for name, cfg in rows.items():
+        model = Path(cfg.out) / "model.zip"
+        if args.retrain or not model.exists():
+            print(f"training {name}: {cfg.timesteps:,} steps")
+            train(cfg)
+        models[name] = model
+    return models
+
+
+def play_matrix(args: argparse.Namespace, presets: list[str],
+                models: dict[str, Path]) -> dict[str, dict]:
+    """Win rates with intervals: ``result[opponent][trained_on][played_on]``."""
+    policies = {name: PolicyAgent(path, label=name) for name, path in models.items()}
+    rules = {p: Config(preset=p, players=args.players).rules()[0] for p in presets}
+    opponents = [args.heuristic, "random_play"]
+    result: dict[str, dict] = {o: {} for o in opponents}
+    cells = len(opponents) * len(policies) * len(presets)
+    try:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=cells, unit="cell", disable=not args.progress)
+    except ImportError:  # pragma: no cover
+        bar = None
+    for opponent in opponents:
+        for name, agent in policies.items():
+            result[opponent][name] = {}
+            for p in presets:
+                result[opponent][name][p] = head_to_head(agent, make_agent(opponent), rules[p],
+                                                         args.deals, seed=args.seed + 10_000)
+                if bar is not None:
+                    bar.update()
+    if bar is not None:
+        bar.close()
+    return result
+
+
+def write_tables(result: dict[str, dict], presets: list[str], out: Path) -> str:
+    """The matrices as Markdown tables (win rate and 95% interval per cell)."""
+    lines = []
+    for opponent, matrix in result.items():
+        lines += [f"### Against `{opponent}`", "",
+                  "| trained on \\ played on | " + " | ".join(presets) + " |",
+                  "|---|" + "---:|" * len(presets)]
+        for name, row in matrix.items():
+            cells = [f"{row[p]['win_rate']:.1%} [{row[p]['low']:.1%}, {row[p]['high']:.1%}]"
+                     for p in presets]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append("")
+    text = "\n".join(lines)
+    (out / "matrix.md").write_text(text)
+    return text
+
+
+def draw_heatmap(result: dict[str, dict], presets: list[str], path: Path) -> None:
+    """One heatmap per opponent: rows trained on, columns played on, color = win rate."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(result), figsize=(6.5 * len(result), 5.5), squeeze=False)
+    for ax, (opponent, matrix) in zip(axes[0], result.items(), strict=True):
+        names = list(matrix)
+        values = np.array([[matrix[n][p]["win_rate"] for p in presets] for n in names])
+        image = ax.imshow(values, vmin=0, vmax=1, cmap="RdYlGn")
+        ax.set_xticks(range(len(presets)), presets, rotation=45, ha="right")
+        ax.set_yticks(range(len(names)), names)
+        ax.set_xlabel("played on")
+        ax.set_ylabel("trained on")
+        ax.set_title(f"win rate against {opponent}")
+        for i in range(len(names)):
+            for j in range(len(presets)):
+                ax.text(j, i, f"{values[i, j]:.0%}", ha="center", va="center", fontsize=8)
+        fig.colorbar(image, ax=ax, fraction=0.046)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    presets = list(PRESETS) if args.presets == "all" else args.presets.split(",")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    models = train_policies(args, presets, out)
+    trained = time.perf_counter()
+    result = play_matrix(args, presets, models)
+    record = {"command": "python experiments/cross_preset.py " + shlex.join(argv),
+              "args": vars(args), "train_seconds": round(trained - start, 1),
+              "eval_seconds": round(time.perf_counter() - trained, 1), "matrix": result}
+    (out / "matrix.json").write_text(json.dumps(record, indent=2) + "\n")
+    draw_heatmap(result, presets, out / "heatmap.png")
+    print(write_tables(result, presets, out))
+    print(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'} and {out / 'heatmap.png'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,355 @@
+"""The strategy benchmark: every agent against the random baselines on every preset.
+
+Writes ``docs/strategies.md`` (tables), ``docs/strategies.json`` (every number)
+and the figures ``docs/strategies_*.png``:
+
+* every agent against ``random_play`` and against ``random`` (one agent at the
+  table, the baseline in every other seat), heads-up and at 4 and 6 players, on
+  every preset (``teams`` is played at 4 only);
+* the head-to-head matrix of all agents on ``official`` heads-up.
+
+Every cell is a tournament (:mod:`uno_env.tournament`): seats rotated, each deal
+replayed under every rotation, 95% intervals. ``official`` cells get
+``--headline-games`` games, other presets ``--games``, and search agents (names
+in ``--search``) ``--search-games`` in every cell.
+
+Usage: ``python experiments/strategies.py [--quick]`` (``make strategies``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench import backend_version, cpu_model  # noqa: E402
+
+from agents import AGENTS  # noqa: E402
+from uno_env import PRESETS, Rules  # noqa: E402
+from uno_env.tournament import TournamentResult, tournament  # noqa: E402
+from uno_env.tournament_report import matrix_rows  # noqa: E402
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+BASELINES = ["random_play", "random"]
+PLAYERS = (2, 4, 6)
+HEADLINE = "official"
+
+
+def cells(agents: list[str], presets: list[str]) -> list[tuple[str, str, str, int]]:
+    """``(agent, baseline, preset, players)`` of every cell the rules allow."""
+    out = []
+    for preset in presets:
+        for players in PLAYERS:
+            try:
+                Rules.preset(preset, num_players=players)
+            except ValueError:
+                continue
+            out += [(a, b, preset, players) for b in BASELINES for a in agents if a != b]
+    return out
+
+
+def is_search(agent: str, args: argparse.Namespace) -> bool:
+    return agent.split(":")[0] in args.search
+
+
+def games_for(agent: str, baseline: str, preset: str, args: argparse.Namespace) -> int:
+    """Games of a cell: the headline budget on official against random_play."""
+    if is_search(agent, args):
+        return args.search_games
+    return args.headline_games if (preset, baseline) == (HEADLINE, "random_play") else args.games
+
+
+def cell_key(agent: str, baseline: str, preset: str, players: int, games: int,
+             seed: int) -> str:
+    return f"{agent}|{baseline}|{preset}|{players}|{games}|{seed}"
+
+
+def load_cells(path: Path) -> dict[str, dict]:
+    """Cells of an earlier run (``--resume``), by :func:`cell_key`."""
+    if not path.exists():
+        return {}
+    return {r["key"]: r for r in json.loads(path.read_text())["cells"] if "key" in r}
+
+
+def cell_row(agent: str, baseline: str, res: TournamentResult) -> dict:
+    """The agent's numbers in one cell (it is the table's first entry)."""
+    s = res.agent_stats()[0]
+    return {"agent": agent, "baseline": baseline, "preset": res.preset,
+            "players": res.rules.num_players, "games": s.games, "deals": res.deals,
+            "wins": s.wins, "win_rate": s.win_rate, "low": s.win_low, "high": s.win_high,
+            "points": s.points, "truncated": res.truncated, "seconds": round(res.seconds, 1)}
+
+
+def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
+    agents = args.agents or list(AGENTS)
+    presets = args.presets or list(PRESETS)
+    todo = cells(agents, presets)
+    done = load_cells(args.out / "strategies.json") if args.resume else {}
+    rows = []
+    for i, (agent, baseline, preset, players) in enumerate(todo, 1):
+        games = games_for(agent, baseline, preset, args)
+        key = cell_key(agent, baseline, preset, players, games, args.seed)
+        if key not in done:
+            res = tournament([agent] + [baseline] * (players - 1),
+                             Rules.preset(preset, num_players=players), games, seed=args.seed,
+                             preset=preset)
+            done[key] = {"key": key, **cell_row(agent, baseline, res)}
+            save_cells(args.out, list(done.values()))
+        rows.append(done[key])
+        r = rows[-1]
+        say(f"[{i}/{len(todo)}] {agent} vs {baseline}, {preset}, {players}p: {pct(r)} "
+            f"over {r['games']:,} games ({r['seconds']:.0f} s)")
+    plain = [a for a in agents if not is_search(a, args)]
+    k = len(plain)   # every pair plays headline_games games: 2 seatings per pair
+    h2h = tournament(plain, Rules.preset(HEADLINE, num_players=2),
+                     args.headline_games * k * (k - 1) // 2, seed=args.seed, preset=HEADLINE)
+    say(f"head to head: {h2h.games:,} games")
+    duels = []   # each search agent against every other agent, fewer games
+    for a in agents:
+        for b in (x for x in agents if x != a and is_search(a, args)):
+            res = tournament([a, b], Rules.preset(HEADLINE, num_players=2), args.search_games,
+                             seed=args.seed, preset=HEADLINE)
+            duels.append(cell_row(a, b, res))
+            say(f"{a} vs {b}: {pct(duels[-1])} over {res.games:,} games")
+    return {"cells": rows, "head_to_head": h2h, "duels": duels}
+
+
+def save_cells(out: Path, rows: list[dict]) -> None:
+    """Keep the cells played so far (a long run can be resumed with ``--resume``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "strategies.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data["cells"] = rows
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def pct(r: dict) -> str:
+    return f"{100 * r['win_rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+
+
+def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) -> str:
+    rows, h2h = out["cells"], out["head_to_head"]
+    lines = [
+        "# Strategy benchmark",
+        "",
+        "Every agent of `agents/` against the two random baselines, on every preset,",
+        "heads-up and at 4 and 6 players (one agent at the table, the baseline in every",
+        "other seat), and the agents against each other on `official` heads-up. Every",
+        "cell is a tournament (`uno_env.tournament`): each deal is replayed under every",
+        "rotation of the seats, so every player sits in every seat on the same cards.",
+        "Win rates are over all games of the cell (a game cut at `max_turns` is a loss",
+        "for everyone) with 95% Wilson intervals; \"beats\" means the interval lies above",
+        "the share of a fair seat (1/players).",
+        "",
+        "- `random`: uniformly random among the legal actions (draws, passes and",
+        "  challenges as often as it plays).",
+        "- `random_play`: the baseline of published UNO bots: calls and catches UNO,",
+        "  plays a random card whenever it can, draws only when it cannot.",
+        "",
+        "- `teams`: the agent's partner is a baseline; a team win counts as a win.",
+        "",
+        f"Produced by `{command}` ({seconds / 60:.0f} minutes of play) on {cpu_model()} "
+        f"({os.cpu_count()} cores, a shared VM), Python {platform.python_version()}, "
+        f"{backend_version()} engine, {datetime.now(timezone.utc):%Y-%m-%d}. Budget: "
+        f"{args.headline_games:,} games per cell on `{HEADLINE}` against `random_play` and "
+        f"per pair of the head-to-head matrix, {args.games:,} in every other cell"
+        + (f", {args.search_games:,} for search agents ("
+                            f"{', '.join(args.search)})" if args.search else "")
+        + f"; seed {args.seed}. All numbers: [strategies.json](strategies.json).",
+        "",
+    ]
+    lines += headline(rows)
+    lines += targets(out, args)
+    lines += ["", f"## Head to head, `{HEADLINE}`, 2 players", "",
+              f"{h2h.games:,} games ({h2h.deals:,} deals under each of "
+              f"{len(h2h.schedule.seatings)} seatings). Row agent's win rate against the "
+              "column agent [95% interval].", ""]
+    header, body = matrix_rows(h2h)
+    lines += table(header, body)
+    lines += ["", "![head to head](strategies_h2h.png)", ""]
+    if out["duels"]:
+        lines += ["Search agents against every other agent, heads-up:", ""]
+        lines += table(["agent", "opponent", "win rate [95% interval]", "games"],
+                       [[r["agent"], r["baseline"], pct(r), f"{r['games']:,}"]
+                        for r in out["duels"]]) + [""]
+    lines += ["## Every preset", "",
+              "Win rate of each agent against each baseline [95% interval]; games per "
+              "cell in the JSON file.", ""]
+    for baseline in BASELINES:
+        for players in PLAYERS:
+            sel = [r for r in rows if r["baseline"] == baseline and r["players"] == players]
+            if not sel:
+                continue
+            agents = list(dict.fromkeys(r["agent"] for r in sel))
+            presets = list(dict.fromkeys(r["preset"] for r in sel))
+            lines += [f"### Against `{baseline}`, {players} players", ""]
+            body = [[p] + [next((pct(r) for r in sel if r["agent"] == a and r["preset"] == p),
+                                "-") for a in agents] for p in presets]
+            lines += table(["preset"] + agents, body) + [""]
+    lines += ["![win rates against random_play](strategies_presets.png)", ""]
+    return "\n".join(lines)
+
+
+#: Win rates against random_play on official the best heuristic should reach, by players.
+TARGETS = {2: 0.72, 4: 0.42, 6: 0.29}
+
+
+def targets(out: dict, args: argparse.Namespace) -> list[str]:
+    """The best heuristic against random_play, and the search agents against it."""
+    sel = {(r["agent"], r["players"]): r for r in out["cells"]
+           if r["preset"] == HEADLINE and r["baseline"] == "random_play"}
+    heuristics = {a for a, p in sel if p == 2 and not is_search(a, args)
+                  and a not in ("random", "random_play")}
+    if not heuristics:
+        return []
+    best = max(heuristics, key=lambda a: sel[(a, 2)]["win_rate"])
+    lines = ["", "## Targets", "",
+             f"Best heuristic: `{best}` (highest win rate against `random_play` heads-up).", "",
+             "| measure | target | measured [95% interval], games | met |", "|---|---|---|---|"]
+    for players, goal in TARGETS.items():
+        r = sel.get((best, players))
+        if r:
+            met = "yes" if r["win_rate"] >= goal else "no"
+            lines.append(f"| `{best}` vs `random_play`, {players} players | >= {100 * goal:.0f}% "
+                         f"| {pct(r)}, {r['games']:,} | {met} |")
+    for r in out["duels"]:
+        if r["baseline"] == best:
+            lines.append(f"| `{r['agent']}` vs `{best}`, 2 players | interval above 50% | "
+                         f"{pct(r)}, {r['games']:,} | {'yes' if r['low'] > 0.5 else 'no'} |")
+    return lines + [""]
+
+
+def headline(rows: list[dict]) -> list[str]:
+    lines = [f"## Headline: `{HEADLINE}`", "",
+             "Win rate of the agent against the baseline in every other seat "
+             "[95% interval], games.", ""]
+    sel = [r for r in rows if r["preset"] == HEADLINE]
+    agents = list(dict.fromkeys(r["agent"] for r in sel))
+    header = ["agent"] + [f"vs {b}, {p}p" for b in BASELINES for p in PLAYERS]
+    body = []
+    for a in agents:
+        cells_ = []
+        for b in BASELINES:
+            for p in PLAYERS:
+                r = next((r for r in sel if r["agent"] == a and r["baseline"] == b
+                          and r["players"] == p), None)
+                cells_.append(f"{pct(r)}, {r['games']:,}" if r else "-")
+        body.append([a] + cells_)
+    return lines + table(header, body) + ["", "![headline](strategies_headline.png)"]
+
+
+def table(header: list[str], body: list[list[str]]) -> list[str]:
+    return (["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+            + ["| " + " | ".join(row) + " |" for row in body])
+
+
+def figures(out: dict, docs: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from uno_env.tournament_report import figure
+
+    fig = figure([out["head_to_head"]])
+    fig.savefig(docs / "strategies_h2h.png", dpi=110)
+    plt.close(fig)
+    rows = out["cells"]
+    sel = [r for r in rows if r["preset"] == HEADLINE]
+    agents = list(dict.fromkeys(r["agent"] for r in sel))
+    fig, axes = plt.subplots(1, len(BASELINES), figsize=(5.5 * len(BASELINES), 4),
+                             sharey=True, squeeze=False)
+    axes = axes[0]
+    width = 0.8 / len(PLAYERS)
+    for ax, baseline in zip(axes, BASELINES, strict=True):
+        for j, players in enumerate(PLAYERS):
+            xs, ys, err = [], [], [[], []]
+            for i, a in enumerate(agents):
+                r = next((r for r in sel if r["agent"] == a and r["baseline"] == baseline
+                          and r["players"] == players), None)
+                if r:
+                    xs.append(i + (j - 1) * width)
+                    ys.append(100 * r["win_rate"])
+                    err[0].append(max(0.0, 100 * (r["win_rate"] - r["low"])))
+                    err[1].append(max(0.0, 100 * (r["high"] - r["win_rate"])))
+            ax.bar(xs, ys, width, yerr=err, capsize=2, label=f"{players} players")
+            ax.axhline(100 / players, color=f"C{j}", lw=0.8, ls="--")
+        ax.set_xticks(range(len(agents)), agents, rotation=20)
+        ax.set_title(f"against {baseline}, {HEADLINE} (dashed: fair share)", fontsize=10)
+    axes[0].set_ylabel("win rate, % (95% interval)")
+    axes[0].legend()
+    fig.tight_layout()
+    fig.savefig(docs / "strategies_headline.png", dpi=110)
+    plt.close(fig)
+    sel = [r for r in rows if r["baseline"] == "random_play" and r["players"] == 2]
+    presets = list(dict.fromkeys(r["preset"] for r in sel))
+    agents = list(dict.fromkeys(r["agent"] for r in sel))
+    grid = np.full((len(agents), len(presets)), np.nan)
+    for r in sel:
+        grid[agents.index(r["agent"]), presets.index(r["preset"])] = 100 * r["win_rate"]
+    fig, ax = plt.subplots(figsize=(1.1 * len(presets) + 2, 0.5 * len(agents) + 1.5))
+    ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(len(agents)):
+        for j in range(len(presets)):
+            if not np.isnan(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(presets)), presets, rotation=30, ha="right")
+    ax.set_yticks(range(len(agents)), agents)
+    ax.set_title("win rate (%) against random_play, heads-up, by preset", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(docs / "strategies_presets.png", dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agents", nargs="*", help="agent specs (default: every agent)")
+    parser.add_argument("--presets", nargs="*", help="presets (default: every preset)")
+    parser.add_argument("--headline-games", type=int, default=10_000,
+                        help=f"games per cell on {HEADLINE} against random_play, and per "
+                             "pair of the head-to-head matrix")
+    parser.add_argument("--games", type=int, default=2_000, help="games per cell elsewhere")
+    parser.add_argument("--search", nargs="*", default=["ismcts"],
+                        help="names of search agents (fewer games)")
+    parser.add_argument("--search-games", type=int, default=400,
+                        help="games per cell of search agents")
+    parser.add_argument("--baselines", nargs="*", default=BASELINES, help="baseline agents")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=DOCS, help="where to write")
+    parser.add_argument("--quick", action="store_true", help="a smoke run (few games)")
+    parser.add_argument("--resume", action="store_true",
+                        help="reuse the cells of --out/strategies.json played with the same "
+                             "agent, baseline, preset, players, games and seed")
+    args = parser.parse_args(argv)
+    BASELINES[:] = args.baselines
+    if args.quick:
+        args.headline_games, args.games, args.search_games = 40, 12, 8
+    argv = sys.argv[1:] if argv is None else argv
+    command = ("python experiments/strategies.py " + " ".join(argv)) if argv else \
+        "make strategies"
+    out = run(args, lambda text: print(text, flush=True))
+    seconds = (sum(r["seconds"] for r in out["cells"] + out["duels"])
+               + out["head_to_head"].seconds)
+    args.out.mkdir(parents=True, exist_ok=True)
+    figures(out, args.out)
+    data = {"cells": out["cells"], "head_to_head": out["head_to_head"].to_dict(),
+            "duels": out["duels"],
+            "budget": {"headline_games": args.headline_games, "games": args.games,
+                       "search_games": args.search_games, "seed": args.seed},
+            "seconds": round(seconds)}
+    (args.out / "strategies.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    (args.out / "strategies.md").write_text(markdown(out, args, seconds, command) + "\n",
+                                            encoding="utf-8")
+    print(f"wrote {args.out / 'strategies.md'}")
+
+
+if __name__ == "__main__":
+    main()

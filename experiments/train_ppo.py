@@ -1,0 +1,399 @@
+"""Train MaskablePPO (sb3-contrib) on the batched UNO VecEnv.
+
+    python experiments/train_ppo.py --preset official --players 2 --opponents greedy \\
+        --timesteps 2000000 --out runs/official-2p
+
+Read top to bottom: the settings (a dataclass, one CLI flag per field), the
+environments, the self-play pool, the training loop with its callbacks, and the
+evaluation that closes every run. A run writes to ``--out``:
+
+* ``model.zip``: the final model (``agents.make_agent("ppo:<out>/model.zip")``);
+* ``config.json``: the settings, the exact command, steps/s and the share of
+  time spent in the environment;
+* ``checkpoints/``: the model every ``--checkpoint-every`` steps;
+* ``tb/``: TensorBoard logs (``tensorboard --logdir <out>/tb``);
+* ``eval.json``: the final model head-to-head against each evaluation opponent.
+
+**Opponents.** ``--opponents greedy`` (any agent name, or names separated by
+commas, one per seat after the learner) fixes them. ``--opponents self-play``
+plays against a pool (:class:`agents.AgentPool`) of the learner's own earlier
+snapshots mixed with the heuristics of ``--heuristics``. Every game draws one
+pool member when an episode starts, which then plays all the opponent seats of
+that game until the episode ends. The pool starts with the heuristics and the
+untrained policy; every ``--snapshot-every`` steps a frozen copy of the current
+policy (sampling from its masked softmax) joins it, and only the last
+``--pool-size`` snapshots stay. Sampling weights: the heuristics share
+``--heuristic-share`` equally; of the rest, the latest snapshot gets
+``--latest-share`` and the older snapshots share what remains equally.
+
+**Rules-conditioned training.** ``--preset all`` (or several presets separated by
+commas) trains one policy on a mixture of presets at once: the games of the batch
+are split evenly between the presets, each preset on its own engine. Every
+observation carries the rule vector, so the policy can tell the rules apart.
+
+**CPU settings.** Torch runs one thread per process (``--torch-threads``; one
+thread trained several times faster than torch's default on two busy cores). The
+policy scales its observations with ``sign(x) * log1p(|x|)``
+(:class:`agents.policy.UnoFeatures`; ``--no-obs-scaling`` feeds them raw): hand
+sizes and the draw pile reach the hundreds as raw counts. A ``VecNormalize``
+wrapper would do the same job, but its running statistics would then have to
+travel with every saved model; the fixed scaling needs nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO))
+
+from agents import AgentPool, make_agent  # noqa: E402
+from uno_env import PRESETS, Rules  # noqa: E402
+from uno_env.learner import LearnerCore  # noqa: E402
+
+# --- settings ---------------------------------------------------------------------------------
+
+@dataclass
+class Config:
+    """Every setting of a run; each field is a CLI flag (``num_envs`` -> ``--num-envs``)."""
+
+    preset: str = "official"       # a preset, several separated by commas, or "all"
+    players: int = 2               # players per game (team play always has 4)
+    opponents: str = "greedy"      # agent name(s), comma-separated per seat, or "self-play"
+    timesteps: int = 1_000_000     # learner decisions to train on
+    num_envs: int = 256            # games stepped together
+    n_steps: int = 64              # decisions per game per rollout
+    batch_size: int = 4096
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    net: str = "128,128"           # hidden layers of the policy and value networks
+    obs_scaling: bool = True       # sign(x) * log1p(|x|) on the observation
+    torch_threads: int = 1
+    seed: int = 0
+    out: str = "runs/ppo"
+    checkpoint_every: int = 250_000
+    # self-play
+    heuristics: str = "greedy"     # agents mixed into the self-play pool
+    snapshot_every: int = 100_000
+    pool_size: int = 8
+    heuristic_share: float = 0.3
+    latest_share: float = 0.5
+    # final evaluation
+    eval_opponents: str = "greedy,random"
+    eval_deals: int = 500          # 0 skips the evaluation
+    progress: bool = True
+
+    def presets(self) -> list[str]:
+        names = list(PRESETS) if self.preset == "all" else self.preset.split(",")
+        unknown = [n for n in names if n not in PRESETS]
+        if unknown:
+            raise SystemExit(f"unknown preset(s) {unknown}; presets: {', '.join(PRESETS)}")
+        return names
+
+    def rules(self) -> list[Rules]:
+        return [Rules.preset(p, num_players=4 if p == "teams" else self.players)
+                for p in self.presets()]
+
+
+def parse_config(argv: list[str] | None = None) -> Config:
+    """A Config from command-line flags, one per field, defaults from the dataclass."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    for f in dataclasses.fields(Config):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type == "bool":
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type]
+            parser.add_argument(flag, type=kind, default=f.default)
+    return Config(**vars(parser.parse_args(argv)))
+
+
+# --- environments -----------------------------------------------------------------------------
+# SB3 is imported here, after the settings, so `--help` stays fast.
+
+import torch  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback  # noqa: E402
+from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor  # noqa: E402
+
+from agents.policy import CURRENT_VIEWS, PolicyAgent, UnoFeatures  # noqa: E402
+from uno_env.vector import UnoVecEnv  # noqa: E402
+
+
+class MixedVecEnv(VecEnv):
+    """Several batched envs (one per preset) side by side as one VecEnv.
+
+    Actions are split by each env's number of games; observations, rewards, dones,
+    infos and masks are concatenated in the same order.
+    """
+
+    def __init__(self, envs: list[UnoVecEnv]) -> None:
+        self.envs = envs
+        self.bounds = np.cumsum([0] + [e.num_envs for e in envs])
+        super().__init__(int(self.bounds[-1]), envs[0].observation_space, envs[0].action_space)
+        self._actions: np.ndarray | None = None
+
+    def reset(self) -> np.ndarray:
+        return np.concatenate([e.reset() for e in self.envs])
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        parts = [e.step(self._actions[lo:hi])
+                 for e, lo, hi in zip(self.envs, self.bounds, self.bounds[1:], strict=False)]
+        obs, rewards, dones, infos = zip(*parts, strict=True)
+        return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
+                [info for part in infos for info in part])
+
+    def action_masks(self) -> np.ndarray:
+        return np.concatenate([e.action_masks() for e in self.envs])
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                   **kwargs: Any) -> list[Any]:
+        if method_name == "action_masks":
+            return list(self.action_masks())
+        return [getattr(self, method_name)(*args, **kwargs)] * self.num_envs
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * self.num_envs
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False] * self.num_envs
+
+    def close(self) -> None:
+        pass
+
+
+class TimedVecEnv(VecEnvWrapper):
+    """Adds up the seconds spent inside the env (steps, resets, masks, opponents' play)."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def reset(self) -> np.ndarray:
+        start = time.perf_counter()
+        obs = self.venv.reset()
+        self.seconds += time.perf_counter() - start
+        return obs
+
+    def step_wait(self) -> Any:
+        start = time.perf_counter()
+        out = self.venv.step_wait()
+        self.seconds += time.perf_counter() - start
+        return out
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                   **kwargs: Any) -> list[Any]:
+        start = time.perf_counter()
+        out = self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+def make_env(cfg: Config, pools: list[AgentPool]) -> TimedVecEnv:
+    """The training env: the games split between the presets, opponents as configured.
+
+    With self-play, each preset's env gets its own pool (``pools`` is filled here),
+    because a pool keys its draws by game index within one env.
+    """
+    rules = cfg.rules()
+    sizes = np.full(len(rules), cfg.num_envs // len(rules))
+    sizes[: cfg.num_envs % len(rules)] += 1
+    envs = []
+    for k, (r, n) in enumerate(zip(rules, sizes, strict=True)):
+        if cfg.opponents == "self-play":
+            pools.append(AgentPool([make_agent(h) for h in cfg.heuristics.split(",")]))
+            opponents: Any = pools[-1]
+        else:
+            names = cfg.opponents.split(",")
+            opponents = names[0] if len(names) == 1 else names
+        envs.append(UnoVecEnv(int(n), rules=r, opponents=opponents, learner_seat="rotate",
+                              seed=cfg.seed + 1000 * k))
+    return TimedVecEnv(envs[0] if len(envs) == 1 else MixedVecEnv(envs))
+
+
+# --- self-play --------------------------------------------------------------------------------
+
+def pool_weights(num_heuristics: int, num_snapshots: int, cfg: Config) -> np.ndarray:
+    """Sampling weights: heuristics first, then snapshots oldest to latest (see module doc)."""
+    if num_snapshots == 0:
+        return np.full(num_heuristics, 1.0 / num_heuristics)
+    heuristics = np.full(num_heuristics, cfg.heuristic_share / num_heuristics)
+    rest = 1.0 - cfg.heuristic_share
+    if num_snapshots == 1:
+        return np.concatenate([heuristics, [rest]])
+    older = np.full(num_snapshots - 1, rest * (1 - cfg.latest_share) / (num_snapshots - 1))
+    return np.concatenate([heuristics, older, [rest * cfg.latest_share]])
+
+
+class SelfPlayCallback(BaseCallback):
+    """Adds a frozen snapshot of the policy to the pools every ``snapshot_every`` steps."""
+
+    def __init__(self, pools: list[AgentPool], cfg: Config) -> None:
+        super().__init__()
+        self.pools, self.cfg = pools, cfg
+        self.heuristics = [make_agent(h) for h in cfg.heuristics.split(",")]
+        self.snapshots: list[PolicyAgent] = []
+        self.next_snapshot = 0
+
+    def _on_rollout_end(self) -> None:
+        if self.num_timesteps < self.next_snapshot:
+            return
+        self.next_snapshot = self.num_timesteps + self.cfg.snapshot_every
+        frozen = copy.deepcopy(self.model.policy)
+        self.snapshots.append(PolicyAgent(frozen, deterministic=False,
+                                          label=f"self@{self.num_timesteps}"))
+        self.snapshots = self.snapshots[-self.cfg.pool_size:]
+        weights = pool_weights(len(self.heuristics), len(self.snapshots), self.cfg)
+        for pool in self.pools:
+            pool.set_members(self.heuristics + self.snapshots, weights)
+        self.logger.record("self_play/pool_snapshots", len(self.snapshots))
+
+    def _on_step(self) -> bool:
+        return True
+
+
+class ProgressCallback(BaseCallback):
+    """A tqdm bar over the timesteps, showing steps/s and the env's share of the time."""
+
+    def __init__(self, env: TimedVecEnv, total: int) -> None:
+        super().__init__()
+        self.env, self.total = env, total
+
+    def _on_training_start(self) -> None:
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(total=self.total, unit="step", unit_scale=True, smoothing=0.1)
+        self.start = time.perf_counter()
+
+    def _on_rollout_end(self) -> None:
+        self.bar.update(self.num_timesteps - self.bar.n)
+        elapsed = time.perf_counter() - self.start
+        self.bar.set_postfix(env=f"{self.env.seconds / elapsed:.0%}")
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.update(self.num_timesteps - self.bar.n)
+        self.bar.close()
+
+
+# --- evaluation -------------------------------------------------------------------------------
+
+def head_to_head(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
+                 batch: int = 2048) -> dict[str, float]:
+    """``agent`` in one seat, ``opponent`` in all others, on ``deals`` duplicate deals.
+
+    Every deal is played once with ``agent`` in each seat (seats rotated, the same
+    cards), so luck of the deal cancels. The win rate's 95% interval is a normal
+    interval over deals (the rotations of one deal are not independent). Games cut
+    by ``max_turns`` count as lost.
+    """
+    p = rules.num_players
+    wins = np.zeros(deals)
+    for lo in range(0, deals, max(1, batch // p)):
+        hi = min(deals, lo + max(1, batch // p))
+        n = (hi - lo) * p
+        core = LearnerCore(rules, n, opponents=opponent, learner_seat=0, seed=seed)
+        core.reset(seed=list(np.repeat(np.arange(seed + lo, seed + hi), p)),
+                   seats=np.tile(np.arange(p), hi - lo))
+        rng = np.random.default_rng(seed + lo)
+        while not core.done.all():
+            actions = agent.act(core.observe(), core.action_masks(), rng)
+            core.step(actions)
+        won = core.engine.state.winner == core.seats
+        wins[lo:hi] = won.reshape(-1, p).mean(axis=1)
+    mean = float(wins.mean())
+    half = 1.96 * float(wins.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("nan")
+    return {"win_rate": mean, "low": float(mean - half), "high": float(mean + half),
+            "deals": deals, "games": deals * p}
+
+
+# --- training ---------------------------------------------------------------------------------
+
+def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
+    """Train, checkpoint, save and evaluate one model; returns what config.json records."""
+    torch.set_num_threads(cfg.torch_threads)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pools: list[AgentPool] = []
+    env = make_env(cfg, pools)
+    model = MaskablePPO(
+        "MlpPolicy", VecMonitor(env), n_steps=cfg.n_steps, batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs, learning_rate=cfg.learning_rate, gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef, seed=cfg.seed, device="cpu",
+        tensorboard_log=str(out / "tb"), verbose=0,
+        policy_kwargs={"net_arch": [int(h) for h in cfg.net.split(",")],
+                       "features_extractor_class": UnoFeatures,
+                       "features_extractor_kwargs": {"scale": cfg.obs_scaling,
+                                                     "views": CURRENT_VIEWS}})
+    callbacks: list[BaseCallback] = [CheckpointCallback(
+        max(1, cfg.checkpoint_every // cfg.num_envs), str(out / "checkpoints"), "model")]
+    if cfg.opponents == "self-play":
+        callbacks.append(SelfPlayCallback(pools, cfg))
+    if cfg.progress:
+        callbacks.append(ProgressCallback(env, cfg.timesteps))
+    start = time.perf_counter()
+    model.learn(cfg.timesteps, callback=callbacks, tb_log_name="ppo")
+    seconds = time.perf_counter() - start
+    model.save(out / "model.zip")
+    record = {
+        "config": dataclasses.asdict(cfg),
+        "command": command or "",
+        "timesteps": int(model.num_timesteps),
+        "seconds": round(seconds, 1),
+        "steps_per_second": round(model.num_timesteps / seconds, 1),
+        "env_share": round(env.seconds / seconds, 4),
+        "torch": torch.__version__,
+    }
+    (out / "config.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"{model.num_timesteps:,} steps in {seconds:.0f} s: {record['steps_per_second']:,.0f}"
+          f" steps/s, {record['env_share']:.1%} of the time in the env")
+    if cfg.eval_deals:
+        evaluate(cfg, PolicyAgent(model.policy), out)
+    return record
+
+
+def evaluate(cfg: Config, agent: PolicyAgent, out: Path) -> None:
+    """Head-to-head of the trained policy against each evaluation opponent, every preset."""
+    results = []
+    for rules in cfg.rules():
+        for name in cfg.eval_opponents.split(","):
+            r = head_to_head(agent, make_agent(name), rules, cfg.eval_deals)
+            results.append({"preset": rules.preset_name(), "players": rules.num_players,
+                            "opponent": name, **r})
+            print(f"{rules.preset_name()} {rules.num_players}p vs {name}: {r['win_rate']:.1%} "
+                  f"[{r['low']:.1%}, {r['high']:.1%}] over {r['games']} games")
+    (out / "eval.json").write_text(json.dumps(results, indent=2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    cfg = parse_config(argv)
+    train(cfg, "python experiments/train_ppo.py " + shlex.join(argv))
+
+
+if __name__ == "__main__":
+    main()

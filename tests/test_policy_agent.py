@@ -1,0 +1,184 @@
+"""Trained policies as agents, and the self-play pool inside the batched env."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import torch  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+
+from agents import AgentPool, make_agent  # noqa: E402
+from agents.policy import CURRENT_VIEWS, PolicyAgent, UnoFeatures, view_index  # noqa: E402
+from uno_env import PRESETS, Engine, Rules  # noqa: E402
+from uno_env.actions import NUM_ACTIONS  # noqa: E402
+from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES  # noqa: E402
+from uno_env.vector import UnoVecEnv  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+
+@pytest.fixture(scope="module")
+def saved_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, MaskablePPO]:
+    """A MaskablePPO model trained for one tiny rollout, saved to a zip."""
+    torch.set_num_threads(1)
+    env = UnoVecEnv(num_envs=8, preset="official", num_players=2, opponents="greedy", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=64, n_epochs=1, seed=0,
+                        device="cpu", policy_kwargs={"net_arch": [16],
+                                                     "features_extractor_class": UnoFeatures})
+    model.learn(64)
+    path = tmp_path_factory.mktemp("model") / "tiny.zip"
+    model.save(path)
+    return str(path), model
+
+
+def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
+    """Every seat played by ``agent`` until all games end; Engine.step rejects illegal moves."""
+    eng = Engine(rules, games, seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(rules.max_turns + 1):
+        if eng.done.all():
+            break
+        live = np.flatnonzero(~eng.done)
+        obs, mask = eng.observe(games=live), eng.legal_action_mask(live)
+        actions = np.zeros(games, np.int64)
+        actions[live] = agent.act(obs, mask, rng)
+        assert mask[np.arange(live.size), actions[live]].all()
+        eng.step(actions)
+    return eng
+
+
+def test_saved_model_round_trips_through_make_agent(saved_model) -> None:
+    path, model = saved_model
+    agent = make_agent(f"ppo:{path}")
+    assert isinstance(agent, PolicyAgent) and agent.name == "ppo:tiny"
+    obs = Engine(Rules(num_players=2), 32, 1).observe()
+    with torch.no_grad():
+        probs = model.policy.get_distribution(torch.as_tensor(obs)).distribution.probs
+        loaded = torch.softmax(torch.as_tensor(agent.logits(obs)), dim=1)
+    np.testing.assert_allclose(loaded.numpy(), probs.numpy(), rtol=1e-5, atol=1e-7)
+    mask = np.ones((32, NUM_ACTIONS), bool)
+    np.testing.assert_array_equal(agent.act(obs, mask, np.random.default_rng(0)),
+                                  model.predict(obs, deterministic=True)[0])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_policy_agent_plays_only_legal_actions_on_every_preset(saved_model, preset) -> None:
+    players = 4 if preset == "teams" else 3
+    rules = Rules.preset(preset, num_players=players, max_turns=200)
+    for agent in (PolicyAgent(saved_model[0]), PolicyAgent(saved_model[0], deterministic=False)):
+        assert (play_all_seats(rules, agent, 16, seed=3).winner < players).all()
+
+
+def test_a_plain_torch_module_is_an_agent() -> None:
+    torch.manual_seed(0)
+    agent = PolicyAgent(torch.nn.Linear(OBS_SIZE, NUM_ACTIONS))
+    eng = play_all_seats(Rules.preset("no_mercy", num_players=2, max_turns=200), agent, 8, 0)
+    assert eng.done.all()
+
+
+def test_sampled_actions_follow_the_rng_and_deterministic_ones_the_rows(saved_model) -> None:
+    obs = Engine(Rules(num_players=4), 64, 2).observe()
+    mask = Engine(Rules(num_players=4), 64, 2).legal_action_mask()
+    greedy = PolicyAgent(saved_model[0])
+    perm = np.random.default_rng(0).permutation(64)
+    np.testing.assert_array_equal(greedy.act(obs[perm], mask[perm], np.random.default_rng(1)),
+                                  greedy.act(obs, mask, np.random.default_rng(2))[perm])
+    sampler = PolicyAgent(saved_model[0], deterministic=False)
+    a = sampler.act(obs, mask, np.random.default_rng(5))
+    np.testing.assert_array_equal(a, sampler.act(obs, mask, np.random.default_rng(5)))
+    assert mask[np.arange(64), a].all()
+
+
+def test_policy_agent_errors_are_clear(tmp_path) -> None:
+    with pytest.raises(ValueError, match="no model at"):
+        make_agent(f"ppo:{tmp_path / 'missing.zip'}")
+    with pytest.raises(TypeError, match="PolicyAgent needs"):
+        PolicyAgent(42)
+    with pytest.raises(ValueError, match="'hand' of size 3"):
+        view_index((("hand", 3),))
+    assert view_index(CURRENT_VIEWS) is None
+
+
+def test_recorded_views_are_picked_out_of_the_observation() -> None:
+    views = (("color", 4), ("hand", CURRENT_VIEWS[0][1]))
+    columns = view_index(views)
+    assert columns.size == 4 + CURRENT_VIEWS[0][1]
+    color = VIEW_SLICES["color"]
+    np.testing.assert_array_equal(columns[:4], np.arange(color.start, color.stop))
+    np.testing.assert_array_equal(columns[4:], np.arange(CURRENT_VIEWS[0][1]))
+
+
+def test_a_policy_of_an_older_observation_reads_its_views_out_of_the_current_one() -> None:
+    import gymnasium as gym
+
+    older = sum(size for _, size in CURRENT_VIEWS[:3])       # a layout that ended earlier
+    features = UnoFeatures(gym.spaces.Box(0, 1, (older,)))   # saved without its view record
+    assert features.views == CURRENT_VIEWS[:3]
+    net = torch.nn.Sequential(features, torch.nn.Linear(older, NUM_ACTIONS))
+    policy = type("Policy", (), {"features_extractor": features})
+    columns = view_index(policy.features_extractor.views)
+    obs = Engine(Rules(num_players=2), 4, 0).observe()
+    assert obs.shape[1] == OBS_SIZE and net(torch.as_tensor(obs[:, columns])).shape == (4, 119)
+    with pytest.raises(ValueError, match="matches no version"):
+        UnoFeatures(gym.spaces.Box(0, 1, (older + 1,)))
+
+
+class ConstantAgent:
+    """Plays the first (or last) legal action and records every batch it is given."""
+
+    def __init__(self, last: bool) -> None:
+        self.last, self.batches = last, []
+
+    def act(self, observations, masks, rng):
+        self.batches.append((observations.copy(), masks.copy()))
+        order = masks[:, ::-1] if self.last else masks
+        a = order.argmax(axis=1)
+        return NUM_ACTIONS - 1 - a if self.last else a
+
+
+def test_pool_routes_each_game_to_its_member_for_a_whole_episode() -> None:
+    first, last = ConstantAgent(False), ConstantAgent(True)
+    pool = AgentPool([first, last], weights=[1, 3])
+    rng = np.random.default_rng(0)
+    pool.start_episodes(np.arange(2000), rng)
+    assert 0.7 < pool.assignment.mean() < 0.8               # weights 1:3
+    masks = np.zeros((6, NUM_ACTIONS), bool)
+    masks[:, [3, 9]] = True
+    games = np.array([0, 1, 2, 3, 4, 5])
+    expected = np.where(pool.assignment[games] == 1, 9, 3)
+    np.testing.assert_array_equal(pool.act_in(None, games, np.zeros((6, 2)), masks, rng),
+                                  expected)
+    with pytest.raises(ValueError, match="plays per game"):
+        pool.act(np.zeros((6, 2)), masks, rng)
+    with pytest.raises(ValueError, match="weights"):
+        pool.set_members([first], weights=[1, 2])
+
+
+def test_self_play_opponents_act_only_through_their_observations() -> None:
+    """Members of a pool inside the VecEnv get exactly the acting players' observations
+    and masks of the games waiting on them, one batch per member per round."""
+    env = UnoVecEnv(num_envs=32, preset="official", num_players=3, learner_seat="rotate", seed=4,
+                    opponents=AgentPool([make_agent("greedy")]))
+    core = env.core
+
+    class Spy(ConstantAgent):
+        def act(self, observations, masks, rng):
+            s = core.engine.state
+            waiting = np.flatnonzero(~core.done & (s.current != core.seats))
+            member_games = waiting[pool.assignment[waiting] == pool.members.index(self)]
+            np.testing.assert_array_equal(observations, core.engine.observe(games=member_games))
+            np.testing.assert_array_equal(masks, core.engine.legal_action_mask(member_games))
+            return super().act(observations, masks, rng)
+
+    pool = core.opponents[0]
+    spies = [Spy(False), Spy(True)]
+    pool.set_members(spies)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        masks = env.action_masks()
+        env.step(np.where(masks, rng.random(masks.shape), -1).argmax(axis=1))
+    assert all(len(s.batches) > 10 for s in spies)

@@ -1,0 +1,78 @@
+"""The training scripts run end to end on a tiny budget and leave outputs that parse."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+pytestmark = pytest.mark.train
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_script(script: str, *args: str) -> str:
+    """Run ``experiments/<script>`` in a fresh interpreter; returns its output."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / script), *args],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    stdout = run_script("train_ppo.py", "--preset", "official,teams", "--opponents", "self-play",
+                        "--timesteps", "256", "--num-envs", "16", "--n-steps", "8",
+                        "--batch-size", "64", "--n-epochs", "1", "--net", "16",
+                        "--snapshot-every", "128", "--checkpoint-every", "128",
+                        "--eval-deals", "2", "--eval-opponents", "greedy", "--no-progress",
+                        "--out", str(out))
+    record = json.loads((out / "config.json").read_text())
+    assert record["timesteps"] >= 256 and record["steps_per_second"] > 0
+    assert 0 < record["env_share"] < 1
+    assert record["command"].startswith("python experiments/train_ppo.py --preset official,teams")
+    results = json.loads((out / "eval.json").read_text())
+    assert {(r["preset"], r["players"]) for r in results} == {("official", 2), ("teams", 4)}
+    assert all(0 <= r["win_rate"] <= 1 and r["games"] == 2 * r["players"] for r in results)
+    assert list((out / "checkpoints").glob("model_*_steps.zip"))
+    assert list((out / "tb").rglob("events.out.tfevents.*"))
+    assert "steps/s" in stdout
+    from agents import make_agent
+
+    assert make_agent(f"ppo:{out / 'model.zip'}").name == "ppo:model"
+
+
+def test_cross_preset_writes_the_matrix(tmp_path: Path) -> None:
+    out = tmp_path / "cross"
+    stdout = run_script("cross_preset.py", "--presets", "official,no_mercy", "--budget", "128",
+                        "--num-envs", "16", "--n-steps", "8", "--batch-size", "64",
+                        "--net", "16", "--deals", "2", "--no-progress", "--out", str(out))
+    record = json.loads((out / "matrix.json").read_text())
+    matrix = record["matrix"]
+    assert set(matrix) == {"greedy", "random_play"}
+    for rows in matrix.values():
+        assert set(rows) == {"official", "no_mercy", "mixture"}
+        for row in rows.values():
+            assert set(row) == {"official", "no_mercy"}
+            assert all(0 <= cell["win_rate"] <= 1 and cell["deals"] == 2 for cell in row.values())
+    assert (out / "heatmap.png").stat().st_size > 1000
+    assert "| mixture |" in (out / "matrix.md").read_text() and "| mixture |" in stdout
+
+
+
+def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
+    out = tmp_path / "eval.json"
+    stdout = run_script("evaluate.py", "--agents", "greedy,random_play", "--opponents", "greedy",
+                        "--players", "3", "--deals", "3", "--out", str(out))
+    record = json.loads(out.read_text())
+    assert [(r["agent"], r["opponent"]) for r in record["results"]] == [
+        ("greedy", "greedy"), ("random_play", "greedy")]
+    assert all(r["games"] == 9 and 0 <= r["win_rate"] <= 1 for r in record["results"])
+    assert "random_play vs greedy" in stdout

@@ -1,0 +1,67 @@
+"""Tournament chunks as Ray tasks (the ``rllib`` extra): many cores or machines, same results.
+
+The chunks of a :class:`~uno_env.tournament.Schedule` are split into shards of
+consecutive chunks; each shard is one Ray task playing its chunks exactly as a
+local run would (:func:`~uno_env.tournament.play_chunks`), and the records are
+merged in the canonical order. Since a chunk's games and agent random numbers
+do not depend on what else is played with it, the results equal the local run's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .rules import Rules
+from .tournament import Records, Schedule, play_chunks
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError as err:
+        raise ImportError("--ray needs Ray: pip install 'uno-env[rllib]'") from err
+    return ray
+
+
+def shards(num_chunks: int, num_shards: int) -> list[list[int]]:
+    """``num_chunks`` chunk ids cut into at most ``num_shards`` runs of consecutive ids."""
+    parts = np.array_split(np.arange(num_chunks), max(1, min(num_shards, num_chunks)))
+    return [p.tolist() for p in parts if p.size]
+
+
+def play_on_ray(rules: Rules, agents: Sequence[Any], schedule: Schedule, batch: int,
+                labels: Sequence[str], address: str | None = None,
+                on_progress: Callable[[int], None] | None = None,
+                backend: str | None = None, num_shards: int | None = None) -> Records:
+    """Play every chunk of ``schedule`` as Ray tasks and merge their records.
+
+    Connects to the cluster at ``address`` or starts a local Ray (reusing one
+    already started by this process). ``num_shards`` defaults to twice the
+    cluster's CPUs. ``agents`` are specs or picklable agent objects.
+    """
+    ray = _ray()
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                 include_dashboard=False)
+    if num_shards is None:
+        num_shards = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    task = ray.remote(play_chunks)
+    chunks = schedule.chunks()
+    pending = {}
+    for ids in shards(len(chunks), num_shards):
+        games = sum(chunks[i][2] - chunks[i][1] for i in ids)
+        ref = task.remote(rules, list(agents), schedule, ids, batch, None, list(labels),
+                          backend)
+        pending[ref] = games
+    parts = []
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        for ref in done:
+            parts.append(ray.get(ref))
+            if on_progress is not None:
+                on_progress(pending[ref])
+            del pending[ref]
+    return Records.concat(parts)

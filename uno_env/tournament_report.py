@@ -1,0 +1,206 @@
+"""Tournament results for people: rich tables, JSON and CSV files, matplotlib figures.
+
+Files are written whole or not at all (to a temporary name, then renamed), so
+a failed run never leaves a half-written report behind.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .simulate import wilson_interval
+from .tournament import TournamentResult
+
+
+def _pct(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float, pct: bool = True) -> str:
+    if math.isnan(lo):
+        return "n/a"
+    return f"[{100 * lo:.1f}, {100 * hi:.1f}]" if pct else f"[{lo:.1f}, {hi:.1f}]"
+
+
+def caption(res: TournamentResult) -> str:
+    """What was played: preset, players, games, deals, seatings."""
+    return (f"{res.preset}, {res.rules.num_players} players: {res.games:,} games = "
+            f"{res.deals:,} deals x {len(res.schedule.seatings)} seatings "
+            f"(seed {res.schedule.seed}, {res.truncated:,} truncated, "
+            f"{res.decisions / max(res.seconds, 1e-9):,.0f} decisions/s)")
+
+
+def results_rows(res: TournamentResult) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the per-agent table (ratings at 3+ players), best first."""
+    stats = res.agent_stats()
+    header = ["agent", "games", "win rate", "95% CI", "mean points", "95% CI"]
+    rows = [[s.label, f"{s.games:,}", _pct(s.win_rate), _ci(s.win_low, s.win_high),
+             f"{s.points:.1f}", _ci(s.points_low, s.points_high, pct=False)] for s in stats]
+    order = sorted(range(len(stats)), key=lambda i: -stats[i].win_rate)
+    if res.rules.num_players >= 3:
+        header += ["rating (mu)", "95% CI"]
+        ratings = res.ratings()
+        for row, (mu, sigma) in zip(rows, ratings, strict=True):
+            row += [f"{mu:.2f}", f"[{mu - 1.96 * sigma:.2f}, {mu + 1.96 * sigma:.2f}]"]
+        order = sorted(range(len(stats)), key=lambda i: -ratings[i][0])
+    return header, [rows[i] for i in order]
+
+
+def matrix_rows(res: TournamentResult) -> tuple[list[str], list[list[str]]]:
+    """Head-to-head win rates (row agent against column agent) with 95% Wilson intervals."""
+    wins, games = res.head_to_head()
+    header = ["row beats column"] + res.labels
+    rows = []
+    for i, label in enumerate(res.labels):
+        cells = [label]
+        for j in range(len(res.labels)):
+            if i == j or not games[i, j]:
+                cells.append("-")
+                continue
+            lo, hi = wilson_interval(int(wins[i, j]), int(games[i, j]))
+            cells.append(f"{_pct(wins[i, j] / games[i, j])} {_ci(lo, hi)}")
+        rows.append(cells)
+    return header, rows
+
+
+def summary_rows(results: Sequence[TournamentResult]) -> tuple[list[str], list[list[str]]]:
+    """Agent x preset win rates of tournaments over several presets."""
+    header = ["agent"] + [r.preset for r in results]
+    stats = [{s.label: s for s in r.agent_stats()} for r in results]
+    rows = [[label] + [f"{_pct(st[label].win_rate)} {_ci(st[label].win_low, st[label].win_high)}"
+                       for st in stats] for label in results[0].labels]
+    return header, rows
+
+
+def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    """A rich table (plain text without the ``cli`` extra)."""
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # pragma: no cover - exercised only without the extra
+        print(title)
+        for row in [header, *rows]:
+            print("  " + " | ".join(row))
+        return
+    table = Table(title=title)
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    Console(width=max(120, sum(len(h) for h in header) + 40)).print(table)
+
+
+def print_results(results: Sequence[TournamentResult]) -> None:
+    """Every tournament's table (and matrix heads-up), then the summary over presets."""
+    for res in results:
+        print_table(caption(res), *results_rows(res))
+        if res.rules.num_players == 2 and len(res.labels) > 2:
+            print_table(f"head to head, {res.preset}", *matrix_rows(res))
+    if len(results) > 1:
+        print_table("win rate by preset [95% CI]", *summary_rows(results))
+
+
+def _write(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` to ``path`` atomically (a temporary file renamed over it)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    if isinstance(text, bytes):
+        tmp.write_bytes(text)
+    else:
+        tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def to_json(results: Sequence[TournamentResult]) -> str:
+    return json.dumps([r.to_dict() for r in results], indent=1)
+
+
+def to_csv(results: Sequence[TournamentResult]) -> str:
+    """One row per agent and preset: win rate, mean points and (3+ players) rating."""
+    buf = io.StringIO()
+    out = csv.writer(buf)
+    out.writerow(["preset", "players", "agent", "games", "deals", "wins", "win_rate", "win_low",
+                  "win_high", "points", "points_low", "points_high", "rating_mu",
+                  "rating_sigma"])
+    for res in results:
+        ratings = res.ratings() if res.rules.num_players >= 3 else None
+        for i, s in enumerate(res.agent_stats()):
+            mu, sigma = ratings[i] if ratings else ("", "")
+            out.writerow([res.preset, res.rules.num_players, s.label, s.games, res.deals,
+                          s.wins, s.win_rate, s.win_low, s.win_high, s.points, s.points_low,
+                          s.points_high, mu, sigma])
+    return buf.getvalue()
+
+
+def figure(results: Sequence[TournamentResult]) -> object:
+    """A matplotlib figure, one panel per tournament: the head-to-head heatmap heads-up,
+    rating bars with 95% intervals at 3+ players."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = len(results)
+    fig, axes = plt.subplots(1, n, figsize=(5.5 * n, 4.5), squeeze=False)
+    for ax, res in zip(axes[0], results, strict=True):
+        if res.rules.num_players == 2:
+            _heatmap(ax, res)
+        else:
+            _rating_bars(ax, res)
+        ax.set_title(f"{res.preset}, {res.rules.num_players} players, {res.games:,} games",
+                     fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _heatmap(ax: object, res: TournamentResult) -> None:
+    wins, games = res.head_to_head()
+    rate = np.where(games > 0, wins / np.maximum(games, 1), np.nan)
+    ax.imshow(rate, vmin=0, vmax=1, cmap="RdBu")
+    k = len(res.labels)
+    for i in range(k):
+        for j in range(k):
+            if games[i, j]:
+                lo, hi = wilson_interval(int(wins[i, j]), int(games[i, j]))
+                ax.text(j, i, f"{100 * rate[i, j]:.1f}%\n±{50 * (hi - lo):.1f}",
+                        ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(k), res.labels, rotation=30, ha="right")
+    ax.set_yticks(range(k), res.labels)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("win rate of")
+
+
+def _rating_bars(ax: object, res: TournamentResult) -> None:
+    ratings = res.ratings()
+    mu = np.array([m for m, _ in ratings])
+    err = 1.96 * np.array([s for _, s in ratings])
+    ax.barh(range(len(mu)), mu, xerr=err, capsize=3, color="tab:blue")
+    ax.set_yticks(range(len(mu)), res.labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("openskill rating (mu, 95% interval)")
+
+
+def save(results: Sequence[TournamentResult], json_path: str | None = None,
+         csv_path: str | None = None, plot_path: str | None = None) -> None:
+    """Write the requested reports; everything is computed before anything is written."""
+    texts: list[tuple[str, str | bytes]] = []
+    if json_path:
+        texts.append((json_path, to_json(results)))
+    if csv_path:
+        texts.append((csv_path, to_csv(results)))
+    if plot_path:
+        fig = figure(results)
+        buf = io.BytesIO()
+        fmt = Path(plot_path).suffix.lstrip(".") or "png"
+        fig.savefig(buf, format=fmt, dpi=120)
+        texts.append((plot_path, buf.getvalue()))
+    for path, text in texts:
+        _write(path, text)
