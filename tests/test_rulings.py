@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import eager_actions, setup
-from scenario import cur, make, same, size
+from scenario import cur, eager_actions, make, same, size
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import NUM_PLAY_ACTIONS
@@ -32,7 +31,7 @@ def direction(eng: Engine) -> int:
 
 def test_jump_in_reverse_on_reverse_flips_once_from_the_jumper():
     hands = [["RR", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"], ["RR", "G3", "G4"]]
-    eng = setup("computer", hands, top="R3", rules=NO_CALL)
+    eng = make(hands, top="R3", preset="computer", **NO_CALL)
     eng.step_names("play RR")
     assert (cur(eng), eng.phase_name()) == (3, "react")
     eng.step_names("play RR")
@@ -72,8 +71,8 @@ def test_jump_in_draw_two_with_stacking_the_draws_add_up():
 # --- Wild Reverse Draw Four with two players -----------------------------------------------------
 
 def test_wild_reverse_draw_four_with_two_players_hits_its_own_player():
-    eng = setup("no_mercy", [["WRD4", "R1", "R2"], ["Y1", "Y2"]], top="R3", deck=PILE,
-                rules=NO_CALL)
+    eng = make([["WRD4", "R1", "R2"], ["Y1", "Y2"]], top="R3", pile=PILE,
+               preset="no_mercy", **NO_CALL)
     eng.step_names("play WRD4:G")
     assert same(eng.hand(0, 0), ["R1", "R2"] + PILE[:4])
     assert size(eng, 1) == 2
@@ -185,14 +184,14 @@ def test_the_window_stays_open_through_an_uno_call_of_another_player():
 
 def test_uno_to_finish_without_the_call_only_one_card_is_laid():
     assert Rules.preset("draw_return").uno_to_finish
-    eng = setup("draw_return", [["R5", "R5"], ["Y1", "Y2"], ["G1", "G2"]], top="R3")
+    eng = make([["R5", "R5"], ["Y1", "Y2"], ["G1", "G2"]], top="R3", preset="draw_return")
     eng.step_names("play R5")            # one card left, no call: the play ends here
     assert (cur(eng), eng.phase_name()) == (1, "turn")
     assert eng.hand(0, 0) == ["R5"]
 
 
 def test_uno_to_finish_with_the_call_a_multi_card_play_may_empty_the_hand():
-    eng = setup("draw_return", [["R5", "R5"], ["Y1", "Y2"], ["G1", "G2"]], top="R3")
+    eng = make([["R5", "R5"], ["Y1", "Y2"], ["G1", "G2"]], top="R3", preset="draw_return")
     assert "uno" in eng.legal_action_names()   # a group would leave no card: legal
     eng.step_names("uno")
     eng.step_names("play R5")
@@ -203,8 +202,8 @@ def test_uno_to_finish_with_the_call_a_multi_card_play_may_empty_the_hand():
 
 
 def test_uno_to_finish_off_a_multi_card_play_may_empty_the_hand_without_the_call():
-    eng = setup("draw_return", [["R5", "R5"], ["Y1", "Y2"], ["G1", "G2"]], top="R3",
-                rules=dict(uno_to_finish=False))
+    eng = make([["R5", "R5"], ["Y1", "Y2"], ["G1", "G2"]], top="R3",
+               preset="draw_return", uno_to_finish=False)
     eng.step_names("play R5")
     assert eng.phase_name() == "multi"
     _, terminated, _ = eng.step_names("play R5")
@@ -216,7 +215,7 @@ def test_uno_to_finish_off_a_multi_card_play_may_empty_the_hand_without_the_call
 def test_draw_return_two_draw_twos_laid_together_make_four():
     assert Rules.preset("draw_return").multi_effects_add
     hands = [["RD2", "RD2", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"]]
-    eng = setup("draw_return", hands, top="R3", deck=PILE, rules=NO_CALL)
+    eng = make(hands, top="R3", pile=PILE, preset="draw_return", **NO_CALL)
     eng.step_names("play RD2")
     eng.step_names("play RD2")
     assert same(eng.hand(0, 1), ["Y1", "Y2"] + PILE[:4])
@@ -225,7 +224,7 @@ def test_draw_return_two_draw_twos_laid_together_make_four():
 
 def test_draw_return_an_identical_pair_answering_a_draw_two_adds_four():
     hands = [["GD2", "B1", "B2"], ["RD2", "RD2", "Y1"], ["G1", "G2"]]
-    eng = setup("draw_return", hands, top="G3", deck=PILE, rules=NO_CALL)
+    eng = make(hands, top="G3", pile=PILE, preset="draw_return", **NO_CALL)
     eng.step_names("play GD2")
     assert (cur(eng), eng.phase_name()) == (1, "respond")
     eng.step_names("play RD2")
@@ -238,7 +237,7 @@ def test_draw_return_an_identical_pair_answering_a_draw_two_adds_four():
 
 def test_a_round_ended_by_dobon_leaves_no_pending_draw():
     hands = [["RD2", "B1", "B2"], ["GD2", "Y1", "Y2"], ["G4", "G6"], ["B3", "B5"]]
-    eng = setup("house_dobon", hands, top="R3", deck=PILE, rules=NO_CALL)
+    eng = make(hands, top="R3", pile=PILE, preset="house_dobon", **NO_CALL)
     eng.step_names("play RD2")
     assert (cur(eng), eng.phase_name()) == (2, "react")
     eng.step_names("pass")               # player 2 declines the first chance
