@@ -79,3 +79,19 @@ def test_ppo_with_action_masking_module_trains_one_iteration() -> None:
     assert result["training_iteration"] == 1
     learner = result["learners"]["shared"]
     assert np.isfinite(learner["total_loss"])
+
+
+@pytest.mark.rllib
+def test_team_results_in_the_infos() -> None:
+    env = UnoMultiAgentEnv({"preset": "teams", "seed": 0})
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(5000):
+        (actor, ob), = obs.items()
+        action = int(rng.choice(np.flatnonzero(ob["action_mask"])))
+        obs, _, term, trunc, infos = env.step({actor: action})
+        if term["__all__"] or trunc["__all__"]:
+            break
+    winner = infos["player_0"]["winner"]
+    assert [infos[f"player_{p}"]["team_won"] for p in range(4)] == [
+        winner >= 0 and p % 2 == winner % 2 for p in range(4)]

@@ -22,7 +22,8 @@ PRESET_TABLE = {
     "draw_return": dict(
         stack_draw2_on_draw2=True, stack_draw4_on_draw4=True, stack_no_mixing=True,
         stack_reverse=True, stack_skip="skip_next", wd4_restriction="none", challenge=False,
-        multi_play="identical", scoring="winner_takes_sum"),
+        multi_play="identical", multi_effects_add=True, uno_to_finish=True,
+        scoring="winner_takes_sum"),
     "house_dobon": dict(
         dobon=True, multi_skip="each", points="house", scoring="zero_sum",
         draw_rule="one_then_pass", stack_draw2_on_draw2=True, stack_draw4_on_draw4=True,
@@ -48,9 +49,9 @@ DEFAULTS = dict(
     stack_draw2_on_draw2=False, stack_draw4_on_draw2=False, stack_draw4_on_draw4=False,
     stack_draw2_on_draw4="never", stack_no_mixing=False, stack_reverse=False, stack_skip="none",
     stack_wild_cancels=False, stack_by_value=False, challenge_on_stack=False,
-    multi_play="none", multi_effects_add=False, multi_skip="consecutive",
+    multi_play="none", multi_effects_add=False, multi_skip="consecutive", uno_to_finish=False,
     finish_on_action="allowed", uno_penalty=2,
-    seven_zero=False, jump_in=False, dobon=False, mercy_limit=0,
+    seven_zero=False, jump_in=False, dobon=False, mercy_limit=0, roulette_color="player",
     end="first_out", scoring="winner_takes_sum", points="standard", feed_penalty=0,
     match=False, target_score=500, rounds=0, max_turns=1000, teams=False,
 )
@@ -70,6 +71,8 @@ NON_DEFAULT = {
     "multi_play": dict(multi_play="identical"),
     "multi_effects_add": dict(multi_play="same_kind", multi_effects_add=True),
     "multi_skip": dict(multi_skip="each"),
+    "uno_to_finish": dict(multi_play="identical", uno_to_finish=True),
+    "roulette_color": dict(deck="no_mercy168", challenge=False, roulette_color="victim"),
     "finish_on_action": dict(finish_on_action="forbidden_draw2"),
     "seven_zero": dict(seven_zero=True),
     "jump_in": dict(jump_in=True),

@@ -153,19 +153,6 @@ def test_jump_in_jumper_skip_replaces_the_jumped_skip():
     assert eng.phase_name() == "turn"
 
 
-def test_jump_in_on_a_draw_card_adds_to_the_pending_penalty():
-    hands = [["RD2", "B1", "B2"], ["Y1", "Y2"], ["RD2", "G1", "G2"], ["G3", "G4"]]
-    eng = make(hands, pile=PILE, jump_in=True)
-    eng.step_names("play RD2")
-    assert cur(eng) == 2
-    eng.step_names("play RD2")
-    assert same(eng.hand(0, 3), ["G3", "G4"] + PILE[:4])
-    assert same(eng.hand(0, 1), ["Y1", "Y2"])
-    assert cur(eng) == 0
-    assert eng.phase_name() == "turn"
-    assert eng.pending_draw[0] == 0
-
-
 # --- Dobon --------------------------------------------------------------------------------------
 
 def test_dobon_offered_when_the_hand_totals_the_card_in_house_points():
@@ -395,20 +382,6 @@ def test_wild_draw_six_and_ten_next_player_draws_and_loses_turn(card, n):
     assert eng.phase_name() == "turn"
 
 
-def test_wild_color_roulette_next_player_chooses_and_turns_cards_until_that_color():
-    hands = [["WCR", "R1", "R2"], ["Y1"], ["G1", "G2"]]
-    eng = make(hands, pile=["R4", "Y2", "WD6", "B3", "B4"], **MERCY)
-    eng.step_names("play WCR:R")
-    assert cur(eng) == 1
-    assert eng.phase_name() == "choose_color"
-    assert set(eng.legal_action_names()) == {"color:R", "color:Y", "color:G", "color:B"}
-    eng.step_names("color:B")
-    assert same(eng.hand(0, 1), ["Y1", "R4", "Y2", "WD6", "B3"])
-    assert cur(eng) == 2
-    assert eng.phase_name() == "turn"
-    assert eng.current_color() == "R"
-
-
 # --- team play ----------------------------------------------------------------------------------
 
 TEAM_HANDS = [["R5", "B1"], ["Y1", "Y2"], ["R7"], ["G1", "G9"]]
@@ -477,16 +450,3 @@ def test_wild_shuffle_hands_deals_among_players_still_in():
     eng.step_names("play WSF:B")
     assert [size(eng, p) for p in range(4)] == [0, 2, 3, 3]
     assert cur(eng) == 2
-
-
-def test_jump_in_on_a_reverse_keeps_the_jumped_reversal():
-    hands = [["RR", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"], ["RR", "G3", "G4"]]
-    eng = make(hands, jump_in=True)
-    eng.step_names("play RR")
-    assert cur(eng) == 3
-    assert eng.phase_name() == "react"
-    eng.step_names("play RR")
-    # Two Reverses: clockwise again, from the jumper.
-    assert direction(eng) == 1
-    assert cur(eng) == 0
-    assert eng.phase_name() == "turn"

@@ -26,7 +26,8 @@ opponents=None, learner_seat=0, **rule_overrides)``
   its range, ``RuntimeError`` for ``step`` after the episode ended.
 
 Finished episodes report ``info["winner"]``, ``info["learner_won"]``,
-``info["learner_seat"]`` and ``info["round_points"]``.
+``info["team_won"]`` (the learner's side won: the learner, or its partner in team
+play), ``info["learner_seat"]`` and ``info["round_points"]``.
 """
 
 from __future__ import annotations

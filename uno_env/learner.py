@@ -286,11 +286,13 @@ class LearnerCore:
         return actions
 
     def episode_info(self, games: np.ndarray) -> list[dict[str, Any]]:
-        """Per-game summaries of finished episodes (winner, learner seat, round points)."""
+        """Per-game summaries of finished episodes (winner, learner seat, whether the
+        learner and its team won, round points)."""
         s = self.engine.state
         winner, seat = s.winner[games], self.seats[games]
+        team_won = self.engine.rules.side_won(winner, seat)
         columns = zip(winner.tolist(), seat.tolist(), (winner == seat).tolist(),
-                      self.forfeit[games].tolist(), strict=True)
-        return [{"winner": w, "learner_seat": p, "learner_won": won, "illegal_action": lost,
-                 "round_points": s.round_points[g].copy()}
-                for g, (w, p, won, lost) in zip(games, columns, strict=True)]
+                      team_won.tolist(), self.forfeit[games].tolist(), strict=True)
+        return [{"winner": w, "learner_seat": p, "learner_won": won, "team_won": team,
+                 "illegal_action": lost, "round_points": s.round_points[g].copy()}
+                for g, (w, p, won, team, lost) in zip(games, columns, strict=True)]

@@ -17,7 +17,9 @@ The adapter holds no game logic: the engine decides who acts next (the same
 agent may act several times in a row: a color choice, a decision on a drawn
 card, a challenge, ...), which actions are legal, the rewards (DESIGN.md:
 winner +1, every other player -1/(P-1), or the ``reward`` option) and when the
-round is truncated by ``max_turns``.
+round is truncated by ``max_turns``. When the episode ends every agent's info
+holds ``winner`` (an agent name, None if nobody won), ``team_won`` (the agent's
+side won: the agent, or either partner in team play) and ``round_points``.
 
 Agents are ``player_0 .. player_{P-1}`` (seat numbers). Each observes
 ``{"observation": float32[OBS_SIZE], "action_mask": int8[NUM_ACTIONS]}``; the
@@ -251,6 +253,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             winner = int(eng.state.winner[0])
             points = eng.state.round_points[0]
             self.infos = {a: {"winner": self.possible_agents[winner] if winner >= 0 else None,
+                              "team_won": bool(eng.rules.side_won(winner, i)),
                               "round_points": int(points[i])}
                           for i, a in enumerate(self.possible_agents)}
         self.agent_selection = self.possible_agents[int(eng.state.current[0])]

@@ -6,7 +6,9 @@ row: color choice, after-draw, challenge ...), as a dict
 ``{"observations": float32[OBS_SIZE], "action_mask": float32[NUM_ACTIONS]}``, the
 layout RLlib's action-masking RLModules expect
 (``ray.rllib.examples.rl_modules.classes.action_masking_rlm``). When the episode
-ends every player gets its last observation and its reward; rewards are
+ends every player gets its last observation, its reward and an info with
+``winner`` (a seat) and ``team_won`` (its side won: the player, or either partner
+in team play); rewards are
 otherwise passed to a player as soon as the engine produces them. An illegal
 action (outside the mask) is not played: the episode terminates and its player
 gets ``illegal_reward`` (default -1), the others 0.
@@ -102,7 +104,10 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         if done:
             obs = {a: self._obs(p) for p, a in enumerate(self.possible_agents)}
             rewards = {a: rewards.get(a, 0.0) for a in self.possible_agents}
-            infos = {a: {"winner": int(self.engine.state.winner[0])} for a in obs}
+            winner = int(self.engine.state.winner[0])
+            infos = {a: {"winner": winner,
+                         "team_won": bool(self.engine.rules.side_won(winner, p))}
+                     for p, a in enumerate(obs)}
         else:
             nxt = int(self.engine.state.current[0])
             obs = {agent_id(nxt): self._obs(nxt)}

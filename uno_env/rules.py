@@ -27,6 +27,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "stack_skip": ("none", "skip_next", "pass_on"),
     "multi_play": ("none", "same_number", "identical", "same_kind"),
     "multi_skip": ("consecutive", "each"),
+    "roulette_color": ("player", "victim"),
     "finish_on_action": ("allowed", "forbidden_draw1", "forbidden_draw2"),
     "end": ("first_out", "last_standing"),
     "scoring": ("winner_takes_sum", "zero_sum", "card_count", "rank", "none"),
@@ -75,6 +76,7 @@ class Rules:
     multi_play: str = "none"
     multi_effects_add: bool = False
     multi_skip: str = "consecutive"
+    uno_to_finish: bool = False
     # going out
     finish_on_action: str = "allowed"
     uno_penalty: int = 2
@@ -83,6 +85,7 @@ class Rules:
     jump_in: bool = False
     dobon: bool = False
     mercy_limit: int = 0
+    roulette_color: str = "player"
     # end of round and scoring
     end: str = "first_out"
     scoring: str = "winner_takes_sum"
@@ -127,6 +130,12 @@ class Rules:
         """The preset these rules are (with any player count), or None."""
         return next((n for n, p in PRESETS.items()
                      if Rules(**{**p, "num_players": self.num_players}) == self), None)
+
+    def side_won(self, winner: Any, seat: Any) -> Any:
+        """Whether ``seat``'s side won an episode won by ``winner`` (-1: none): the seat
+        itself, or in team play either partner. Works on ints and integer arrays."""
+        same_side = (seat % 2 == winner % 2) if self.teams else (seat == winner)
+        return (winner >= 0) & same_side
 
     def describe(self) -> str:
         """Every option, the preset and its source, and the decisions that apply."""
@@ -207,7 +216,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "draw_return": dict(
         stack_draw2_on_draw2=True, stack_draw4_on_draw4=True, stack_no_mixing=True,
         stack_reverse=True, stack_skip="skip_next", wd4_restriction="none", challenge=False,
-        multi_play="identical", scoring="winner_takes_sum",
+        multi_play="identical", multi_effects_add=True, uno_to_finish=True,
+        scoring="winner_takes_sum",
     ),
     "house_dobon": dict(
         dobon=True, multi_skip="each", points="house", scoring="zero_sum",
@@ -248,8 +258,10 @@ DECISIONS: dict[str, str] = {
     "challenge_guilty": "retract: the offender draws the pending total and must play a card "
                         "they held before, legal on the previous top and color (if a "
                         "reshuffle took that top card away, the offender draws instead)",
-    "uno_penalty": "the call is checked when a turn's cards are down; any other actor may "
-                   "catch until someone else acts",
+    "uno_penalty": "the call is checked when a turn's cards are down; any other player may "
+                   "catch until the next card is played or drawn (a penalty's victim may "
+                   "catch before drawing)",
+    "uno_to_finish": "without the call a multi-card play may not lay the last card",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
                   "end); 7-0 applies once, for the last card; plain Wilds group only "
                   "under scoring='none'",
@@ -261,15 +273,20 @@ DECISIONS: dict[str, str] = {
     "stack_wild_cancels": "a plain Wild ends the chain and the next player takes a turn",
     "finish_on_action": "a last card that is an action or wild may not be played; 'draw' "
                         "then draws the penalty and ends the turn",
-    "jump_in": "offered in turn order; the jumped card's penalty and reversal stay, its "
-               "skip is replaced; no jump on a card that went out",
+    "jump_in": "offered in turn order; the jumped card's effect is cancelled, its draws "
+               "stay only where stacking that card is allowed; no jump on a card that went "
+               "out",
     "dobon": "the declaring hand needs two or more cards, not only Draw Two/Reverse/Skip; "
-             "the loser's hand counts double",
+             "the loser's hand counts double; a pending draw is void",
     "mercy_limit": "eliminated cards go under the draw pile in random order; later "
                    "eliminations get better places",
-    "end": "under last_standing the winner is the first out (or the last one standing)",
+    "end": "under last_standing the winner is the first out (or the last one standing); "
+           "a round cut by max_turns after someone went out ends there, the players still "
+           "in sharing the remaining places",
     "scoring": "points never count the winner's own hand; card_count counts cards like "
                "winner_takes_sum; rank gives P-1-place",
     "teams": "the partner's hand does not count; both partners share the team reward",
+    "roulette_color": "the turned-over cards are not a penalty: they close the UNO catch "
+                      "window like any draw",
     "seven_zero": "a 0 passes hands among the players still in, in the current direction",
 }

@@ -28,6 +28,10 @@ of the wrong kind (floats, bools, strings, None, dicts, complex numbers),
 ``ValueError`` for a wrong number of actions or a value out of range (an action
 id beyond 64 bits, a negative seed). A ``step_wait`` that raised drops the
 actions of its ``step_async``.
+
+A finished episode's info holds ``winner`` (a seat, -1 if none), ``learner_seat``,
+``learner_won``, ``team_won`` (the learner's side won: the learner, or either
+partner in team play) and, for the VecEnv, ``round_points``.
 """
 
 from __future__ import annotations
@@ -230,6 +234,8 @@ class UnoVectorEnv(VectorEnv):
             infos["final_info"] = {
                 "winner": s.winner.copy(), "_winner": flags.copy(),
                 "learner_seat": core.seats.copy(), "_learner_seat": flags.copy(),
+                "team_won": core.engine.rules.side_won(s.winner, core.seats),
+                "_team_won": flags.copy(),
                 "illegal_action": illegal.copy(), "_illegal_action": flags.copy(),
             }
             infos["_final_info"] = flags.copy()

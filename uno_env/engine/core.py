@@ -24,6 +24,7 @@ from ..cards import (
 )
 from ..rules import Rules
 from .deal import pile_counts, write_shuffled
+from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
 from .rng import mix64, random_below, seed_key
@@ -311,6 +312,13 @@ class Engine:
         if ended.size:
             end_rounds(self.rules, s, ended, rewards)
         over = idx[(s.turns[idx] >= self.rules.max_turns) & ~s.done[idx]]
+        if over.size and self.rules.end == "last_standing":   # places won are kept
+            decided = over[s.num_out[over] > 0]
+            over = over[s.num_out[over] == 0]
+            if decided.size:
+                close_last_standing(s, decided, shared=True)
+                end_rounds(self.rules, s, decided, rewards)
+                s.truncated[decided[s.done[decided]]] = True
         if over.size:
             s.done[over] = True
             s.truncated[over] = True

@@ -52,7 +52,6 @@ SWAP = KIND_ID["WSH"]
 SHUFFLE = KIND_ID["WSF"]
 ROULETTE = KIND_ID["WCR"]
 IS_REVERSE_EFFECT = (KIND_SYMBOL == SYM_REVERSE) | (KIND_SYMBOL == SYM_WRD4)
-IS_PLAIN_REVERSE = KIND_SYMBOL == SYM_REVERSE
 IS_SKIP = KIND_SYMBOL == SYM_SKIP
 
 
@@ -130,8 +129,10 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
         finish_laying(rules, s, games, player)
         return
     hands = s.hands[games, player]
-    more = (phase != REACT) & (s.hand_size[games, player] > 0) & (
-        tables(rules).compat[kind] & (hands > 0)).any(axis=1)
+    size = s.hand_size[games, player]
+    more = (phase != REACT) & (size > 0) & (tables(rules).compat[kind] & (hands > 0)).any(axis=1)
+    if rules.uno_to_finish and rules.uno_penalty > 0:   # going out on several cards needs
+        more &= (size != 1) | s.uno_called[games]      # the UNO call
     s.phase[games[more]] = MULTI
     done = where(~more)
     if done.size:
@@ -142,9 +143,10 @@ def tally(rules: Rules, s: State, games: np.ndarray, kind: np.ndarray,
           first: np.ndarray) -> None:
     """Add the effect of ``kind`` to the turn's tally (``first``: the turn's first card),
     and to the draw chain if it is a draw card."""
-    # With two players a Reverse acts as a Skip, except as an answer: the stack goes back.
+    # With two players a Reverse (Wild Reverse Draw Four too) acts as a Skip, except as an
+    # answer: the stack goes back.
     skip = IS_SKIP[kind]
-    reverse = IS_PLAIN_REVERSE[kind]
+    reverse = IS_REVERSE_EFFECT[kind]
     if reverse.any():
         skip = skip | (reverse & (active_count(s, games) == 2) & (s.pending[games] == 0))
     s.targeted[games[first]] = False
@@ -263,12 +265,13 @@ def offer_reaction(rules: Rules, s: State, games: np.ndarray, laid_by: np.ndarra
     return offered
 
 
-def fold_turn(s: State, games: np.ndarray) -> None:
-    """A jump-in takes over the turn: keep the jumped card's penalty and reversal, drop its
-    skip, and start a new tally for the jumper."""
-    s.pending[games] += s.turn_draw[games]
-    flip = games[s.turn_reverse[games] % 2 == 1]
-    s.direction[flip] *= -1
+def fold_turn(rules: Rules, s: State, games: np.ndarray) -> None:
+    """A jump-in takes over the turn: the jumped card's effect is cancelled and a new tally
+    starts for the jumper. Its draws stay (the jumper's add to them) only where the rules
+    let that card be stacked on itself."""
+    top = s.top[games].astype(np.int64)
+    stacks = tables(rules).respond[top, top]
+    s.pending[games] += np.where(stacks, s.turn_draw[games], 0).astype(s.pending.dtype)
     for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
         field[games] = 0
 
@@ -330,19 +333,30 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         i = where(out)
         _went_out(rules, s, games[i], player[i], offset[i], total[i])
         keep = ~out
-        games, player, top, offset, total = (a[keep] for a in (games, player, top, offset, total))
-    target = next_seat(s, games, player, offset, total)
+        games, player, top, offset, total, responding = (
+            a[keep] for a in (games, player, top, offset, total, responding))
+    # an answer's penalty never lands on its player; a fresh one may (a Wild Reverse Draw
+    # Four with two players): they draw it at once and the turn passes
+    target = next_seat(s, games, player, offset, np.where(responding, total, 0))
+    own = (total > 0) & (target == player)
+    if own.any():
+        i = where(own)
+        s.pending[games[i]] = total[i]
+        take_penalty(rules, s, games[i], player[i])
     roulette = (top == ROULETTE) & deck[ROULETTE]
     if roulette.any():
         i = where(roulette)
         start_turn(s, games[i], target[i])
-        s.phase[games[i]] = CHOOSE_COLOR
-        s.roulette[games[i]] = True
-    penalty = ~roulette & (total > 0)
+        if rules.roulette_color == "player":
+            roulette_draw(rules, s, games[i], target[i], s.color[games[i]])
+        else:
+            s.phase[games[i]] = CHOOSE_COLOR
+            s.roulette[games[i]] = True
+    penalty = ~roulette & ~own & (total > 0)
     if penalty.any():
         i = where(penalty)
         impose(rules, s, games[i], target[i], total[i])
-    plain = where(~roulette & ~penalty)
+    plain = where(~roulette & ~own & (total <= 0))
     if plain.size:
         reset_chain(s, games[plain])
         start_turn(s, games[plain], target[plain])
@@ -365,7 +379,7 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
     start_turn(s, games, victim)
     s.phase[games] = RESPOND
     s.pending[games] = total
-    can = s.attacker[games] >= 0
+    can = (s.attacker[games] >= 0) | catchable_by(s, games, victim)
     if tables(rules).can_stack:
         hands = s.hands[games, victim]
         answers = response_kinds(rules, hands, s.top[games].astype(np.int64),
@@ -375,6 +389,13 @@ def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
     if not can.all():
         i = where(~can)
         take_penalty(rules, s, games[i], victim[i])
+
+
+def catchable_by(s: State, games: np.ndarray, player: np.ndarray) -> np.ndarray:
+    """Whether ``player`` may catch someone who did not call UNO (the window is open)."""
+    offender = s.uno_offender[games]
+    held = s.hand_size[games, np.maximum(offender, 0)]
+    return (offender >= 0) & (offender != player) & (held == 1)
 
 
 def take_penalty(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray) -> None:
@@ -410,11 +431,17 @@ def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         start_turn(s, g, nxt)
 
 
-def close_last_standing(s: State, games: np.ndarray) -> None:
-    """Give the players still in the round the next places, and end it."""
+def close_last_standing(s: State, games: np.ndarray, shared: bool = False) -> None:
+    """Give the players still in the round the next places, and end it.
+
+    ``shared``: the round was cut by ``max_turns``; the players still in share the
+    remaining places (they all get the first of them; the scores average them).
+    """
+    first = s.num_out[games].copy()
     for seat in range(s.num_players):
-        left = games[s.active[games, seat]]
-        s.place[left, seat] = s.num_out[left]
+        i = where(s.active[games, seat])
+        left = games[i]
+        s.place[left, seat] = first[i] if shared else s.num_out[left]
         s.num_out[left] += 1
         s.active[left, seat] = False
     s.round_winner[games] = s.place[games].argmin(axis=1)
@@ -480,6 +507,7 @@ def roulette_draw(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
                   color: np.ndarray) -> None:
     """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
     draw_until(s, games, player, COLOR_OF[color.astype(np.int64)])
+    s.uno_offender[games] = -1   # a card taken from the pile closes the catch window
     s.roulette[games] = False
     end_turn(rules, s, games, player)
 

@@ -13,7 +13,7 @@ from ..cards import (
 )
 from ..rules import Rules
 from .deal import choose_dealer, deal, flip_first_card
-from .effects import advance, seat_after, start_turn, tally
+from .effects import advance, reset_chain, seat_after, start_turn, tally
 from .state import CHOOSE_COLOR, State, where
 
 
@@ -90,8 +90,9 @@ def score_rounds(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
     points = np.zeros((n, p), np.int32)
     if rules.scoring == "none":
         return points
-    if rules.scoring == "rank":
-        return (p - 1 - s.place[games]).astype(np.int32)
+    if rules.scoring == "rank":   # seats sharing places share their points (rounded down)
+        place, ties = s.place[games], shared_places(s.place[games])
+        return ((2 * (p - 1 - place) - (ties - 1)) // 2).astype(np.int32)
     if rules.scoring == "card_count":
         left = s.hand_size[games].astype(np.int32)
     else:
@@ -114,12 +115,19 @@ def score_rounds(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
     return points
 
 
+def shared_places(place: np.ndarray) -> np.ndarray:
+    """``int[n, P]``: how many seats hold each seat's place (more than one after a round
+    cut by ``max_turns``, where the players still in share the remaining places)."""
+    return (place[:, :, None] == place[:, None, :]).sum(axis=2)
+
+
 def episode_rewards(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
     """``float32[n, P]`` rewards when episodes end (``reward`` option "win" or "rank")."""
     p = rules.num_players
     winner = s.winner[games]
-    if rules.reward == "rank":
-        return (1.0 - 2.0 * s.place[games] / (p - 1)).astype(np.float32)
+    if rules.reward == "rank":   # seats sharing places share their rewards
+        place = s.place[games] + (shared_places(s.place[games]) - 1) / 2.0
+        return (1.0 - 2.0 * place / (p - 1)).astype(np.float32)
     if rules.teams:
         team = (np.arange(p)[None, :] % 2) == (winner[:, None] % 2)
         return np.where(team, 1.0, -1.0).astype(np.float32)
@@ -129,7 +137,13 @@ def episode_rewards(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
 
 
 def end_rounds(rules: Rules, s: State, games: np.ndarray, rewards: np.ndarray) -> None:
-    """Score the rounds that ended, then end each episode or deal the next round of a match."""
+    """Score the rounds that ended, then end each episode or deal the next round of a match.
+
+    A draw still pending (a round ended by Dobon or by the last elimination) is void.
+    """
+    reset_chain(s, games)
+    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
+        field[games] = 0
     points = score_rounds(rules, s, games)
     s.round_points[games] = points
     s.scores[games] += points

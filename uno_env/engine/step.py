@@ -168,7 +168,7 @@ def play(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, actions:
     """Lay a card: a normal play, an answer to a penalty, a multi-play card or a jump-in."""
     jump = where(s.phase[games] == REACT)
     if jump.size:
-        fold_turn(s, games[jump])
+        fold_turn(rules, s, games[jump])
     s.hidden[games] = False
     lay(rules, s, games, player, ACTION_KIND[actions].astype(np.int64),
         ACTION_COLOR[actions].astype(np.int8))
@@ -241,16 +241,18 @@ HANDLERS = (
     lambda r, s, g, p, a: choose_target(r, s, g, p, a),
     lambda r, s, g, p, a: call_uno(r, s, g, p),
 )
+#: Decisions that play a card or take one from the pile (by their code: play, draw,
+#: accept, challenge): they close the window in which a missing UNO call may be caught.
+CLOSES_CATCH = np.isin(np.arange(len(HANDLERS)), (0, 1, ACCEPT_CODE, 4))
 
 
 def apply_actions(rules: Rules, s: State, games: np.ndarray, actions: np.ndarray) -> None:
     """Apply one legal decision in each listed game, one handler per kind of decision."""
     player = s.current[games]
-    offender = s.uno_offender[games]
-    close = (offender >= 0) & (actions != CATCH) & (offender != player)
-    if close.any():
-        s.uno_offender[games[close]] = -1
     code = DECISION_CODE[actions]
+    close = (s.uno_offender[games] >= 0) & CLOSES_CATCH[code]
+    if close.any():   # a card played or taken from the pile closes the catch window
+        s.uno_offender[games[close]] = -1
     code[(code == 1) & (s.phase[games] == RESPOND)] = ACCEPT_CODE
     present = np.bincount(code, minlength=len(HANDLERS)).nonzero()[0]
     for c in present:

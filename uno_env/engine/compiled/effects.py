@@ -21,7 +21,6 @@ from ...cards import (
     SYM_SKIP_ALL,
 )
 from ..effects import (
-    IS_PLAIN_REVERSE,
     IS_REVERSE_EFFECT,
     IS_SKIP,
     ROULETTE,
@@ -39,6 +38,7 @@ from .layout import (
     FINISH_ALLOWED,
     MULTI_NONE,
     MULTI_SKIP_EACH,
+    ROULETTE_PLAYER,
     STACK_SKIP_PASS_ON,
 )
 from .legal import can_answer, dobon_eligible, wd4_permitted
@@ -129,7 +129,10 @@ def lay(s, r, g, player, kind, chosen):
         finish_laying(s, r, g, player)
         return
     more = False
-    if phase != REACT and s.hand_size[g, player] > 0:
+    size = s.hand_size[g, player]
+    # going out on several cards needs the UNO call under uno_to_finish
+    last_needs_call = r.uno_to_finish and r.uno_penalty > 0 and size == 1 and not s.uno_called[g]
+    if phase != REACT and size > 0 and not last_needs_call:
         compat = r.compat[kind]
         hand = s.hands[g, player]
         for k in range(NUM_KINDS):
@@ -145,7 +148,7 @@ def lay(s, r, g, player, kind, chosen):
 @njit(cache=True)
 def tally(s, r, g, kind, first):
     """Add the effect of ``kind`` to the turn's tally, and to the draw chain."""
-    skip = IS_SKIP[kind] or (IS_PLAIN_REVERSE[kind] and active_count(s, r, g) == 2
+    skip = IS_SKIP[kind] or (IS_REVERSE_EFFECT[kind] and active_count(s, r, g) == 2
                              and s.pending[g] == 0)
     if first:
         s.targeted[g] = False
@@ -252,11 +255,12 @@ def offer_reaction(s, r, g, laid_by, after):
 
 
 @njit(cache=True)
-def fold_turn(s, g):
-    """A jump-in takes over the turn (see ``effects.fold_turn``)."""
-    s.pending[g] += s.turn_draw[g]
-    if s.turn_reverse[g] % 2 == 1:
-        s.direction[g] *= -1
+def fold_turn(s, r, g):
+    """A jump-in takes over the turn: the jumped card's effect is cancelled, its draws stay
+    only where the rules let that card be stacked on itself (see ``effects.fold_turn``)."""
+    top = s.top[g]
+    if r.respond[top, top]:
+        s.pending[g] += s.turn_draw[g]
     clear_tally(s, g)
 
 
@@ -307,11 +311,19 @@ def advance(s, r, g, player, first_card):
     if out:
         went_out(s, r, g, player, offset, total)
         return
-    target = next_seat(s, r, g, player, offset, total)
-    if top == ROULETTE and r.in_deck[ROULETTE]:
+    # an answer's penalty never lands on its player; a fresh one may (a Wild Reverse Draw
+    # Four with two players): they draw it at once and the turn passes
+    target = next_seat(s, r, g, player, offset, total if responding else 0)
+    if total > 0 and target == player:
+        s.pending[g] = total
+        take_penalty(s, r, g, player)
+    elif top == ROULETTE and r.in_deck[ROULETTE]:
         start_turn(s, g, target)
-        s.phase[g] = CHOOSE_COLOR
-        s.roulette[g] = True
+        if r.roulette_color == ROULETTE_PLAYER:
+            roulette_draw(s, r, g, target, s.color[g])
+        else:
+            s.phase[g] = CHOOSE_COLOR
+            s.roulette[g] = True
     elif total > 0:
         impose(s, r, g, target, total)
     else:
@@ -334,12 +346,19 @@ def impose(s, r, g, victim, total):
     start_turn(s, g, victim)
     s.phase[g] = RESPOND
     s.pending[g] = total
-    can = s.attacker[g] >= 0
+    can = s.attacker[g] >= 0 or catchable_by(s, g, victim)
     if not can and r.can_stack:
         can = can_answer(r, s.hands[g, victim], s.hand_size[g, victim], np.int64(s.top[g]),
                          np.int64(s.color[g]), s.chain_first[g], s.chain_last[g])
     if not can:
         take_penalty(s, r, g, victim)
+
+
+@njit(cache=True)
+def catchable_by(s, g, player):
+    """Whether ``player`` may catch someone who did not call UNO (the window is open)."""
+    offender = s.uno_offender[g]
+    return offender >= 0 and offender != player and s.hand_size[g, offender] == 1
 
 
 @njit(cache=True)
@@ -365,7 +384,7 @@ def went_out(s, r, g, player, offset, total):
     s.num_out[g] += 1
     s.active[g, player] = False
     if active_count(s, r, g) <= 1:
-        close_last_standing(s, r, g)
+        close_last_standing(s, r, g, False)
         return
     nxt = target
     if total > 0 or not s.active[g, nxt]:
@@ -374,11 +393,13 @@ def went_out(s, r, g, player, offset, total):
 
 
 @njit(cache=True)
-def close_last_standing(s, r, g):
-    """Give the players still in the round the next places, and end it."""
+def close_last_standing(s, r, g, shared):
+    """Give the players still in the round the next places (the same one when ``shared``:
+    see ``effects.close_last_standing``), and end it."""
+    first = s.num_out[g]
     for seat in range(r.num_players):
         if s.active[g, seat]:
-            s.place[g, seat] = s.num_out[g]
+            s.place[g, seat] = first if shared else s.num_out[g]
             s.num_out[g] += 1
             s.active[g, seat] = False
     s.round_winner[g] = np.argmin(s.place[g])
@@ -452,6 +473,7 @@ def shuffle_hands(s, r, g, player):
 def roulette_draw(s, r, g, player, color):
     """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
     draw_until(s, g, player, COLOR_OF[color])
+    s.uno_offender[g] = -1   # a card taken from the pile closes the catch window
     s.roulette[g] = False
     end_turn(s, r, g, player)
 
@@ -493,7 +515,7 @@ def eliminate(s, r, g):
             end_turn(s, r, g, seat)
     if active_count(s, r, g) <= 1 and s.phase[g] != ROUND_END:
         if r.end == END_LAST_STANDING:
-            close_last_standing(s, r, g)
+            close_last_standing(s, r, g, False)
         else:
             s.round_winner[g] = np.argmax(s.active[g])
             s.phase[g] = ROUND_END

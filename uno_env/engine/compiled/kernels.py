@@ -17,7 +17,8 @@ from ..observe import OBS_SIZE
 from ..rng import GOLDEN
 from ..state import ROUND_END, State
 from .deal import mix64
-from .layout import rules_struct, state_struct
+from .effects import close_last_standing
+from .layout import END_LAST_STANDING, rules_struct, state_struct
 from .legal import legal_row
 from .observe import observe_row
 from .rounds import end_round, new_round
@@ -32,8 +33,13 @@ def decide(s, r, g, action, rewards):
     if s.phase[g] == ROUND_END:
         end_round(s, r, g, rewards)
     if s.turns[g] >= r.max_turns and not s.done[g]:
-        s.done[g] = True
-        s.truncated[g] = True
+        if r.end == END_LAST_STANDING and s.num_out[g] > 0:   # places won are kept
+            close_last_standing(s, r, g, True)
+            end_round(s, r, g, rewards)
+            s.truncated[g] = s.done[g]
+        else:
+            s.done[g] = True
+            s.truncated[g] = True
 
 
 @njit(cache=True)

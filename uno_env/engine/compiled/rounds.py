@@ -9,7 +9,7 @@ from numba import njit
 from ...cards import IS_WILD, KIND_COLOR, KIND_SYMBOL, SYM_REVERSE
 from ..state import CHOOSE_COLOR
 from .deal import choose_dealer, deal, flip_first_card
-from .effects import advance, clear_tally, seat_after, start_turn, tally
+from .effects import advance, clear_tally, reset_chain, seat_after, start_turn, tally
 from .layout import (
     LEFT_OF_DEALER,
     REWARD_POINTS,
@@ -90,9 +90,10 @@ def score_round(s, r, g, points):
     points[:] = 0
     if r.scoring == SCORING_NONE:
         return
-    if r.scoring == SCORING_RANK:
+    if r.scoring == SCORING_RANK:   # seats sharing places share their points (rounded down)
         for seat in range(p):
-            points[seat] = p - 1 - s.place[g, seat]
+            ties = shared_places(s, r, g, seat)
+            points[seat] = (2 * (p - 1 - s.place[g, seat]) - (ties - 1)) // 2
         return
     winner = s.round_winner[g]
     left = np.zeros(p, np.int64)
@@ -121,13 +122,23 @@ def score_round(s, r, g, points):
 
 
 @njit(cache=True)
+def shared_places(s, r, g, seat):
+    """How many seats hold the place of ``seat`` (see ``rounds.shared_places``)."""
+    n = 0
+    for other in range(r.num_players):
+        n += s.place[g, other] == s.place[g, seat]
+    return n
+
+
+@njit(cache=True)
 def episode_rewards(s, r, g, rewards):
     """Add the episode's rewards (``reward`` option "win" or "rank") to ``rewards[P]``."""
     p = r.num_players
     winner = s.winner[g]
     for seat in range(p):
-        if r.reward == REWARD_RANK:
-            value = 1.0 - 2.0 * s.place[g, seat] / (p - 1)
+        if r.reward == REWARD_RANK:   # seats sharing places share their rewards
+            place = s.place[g, seat] + (shared_places(s, r, g, seat) - 1) / 2.0
+            value = 1.0 - 2.0 * place / (p - 1)
         elif r.teams:
             value = 1.0 if seat % 2 == winner % 2 else -1.0
         else:
@@ -137,7 +148,10 @@ def episode_rewards(s, r, g, rewards):
 
 @njit(cache=True)
 def end_round(s, r, g, rewards):
-    """Score the round that ended, then end the episode or deal the next round of a match."""
+    """Score the round that ended, then end the episode or deal the next round of a match
+    (a draw still pending is void)."""
+    reset_chain(s, g)
+    clear_tally(s, g)
     p = r.num_players
     points = np.zeros(p, np.int64)
     score_round(s, r, g, points)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...actions import ACTION_COLOR, ACTION_KIND, ACTION_TARGET, CATCH, COLOR_BASE
+from ...actions import ACTION_COLOR, ACTION_KIND, ACTION_TARGET, COLOR_BASE
 from ...cards import IS_NUMBER, NUM_KINDS
 from ..legal import WD4
 from ..state import AFTER_DRAW, FORCED_PLAY, MULTI, REACT, RESPOND, TURN
-from ..step import ACCEPT_CODE, DECISION_CODE
+from ..step import ACCEPT_CODE, CLOSES_CATCH, DECISION_CODE
 from .deal import draw_cards, draw_one, draw_until
 from .effects import (
     advance,
@@ -152,15 +152,14 @@ def pass_turn(s, r, g, player):
 def apply_action(s, r, g, action):
     """Apply one legal decision in game ``g`` (``step.apply_actions`` for one game)."""
     player = s.current[g]
-    offender = s.uno_offender[g]
-    if offender >= 0 and action != CATCH and offender != player:
-        s.uno_offender[g] = -1
     code = DECISION_CODE[action]
+    if CLOSES_CATCH[code]:   # a card played or taken from the pile closes the catch window
+        s.uno_offender[g] = -1
     if code == 1 and s.phase[g] == RESPOND:
         code = ACCEPT_CODE
     if code == 0:       # play a card
         if s.phase[g] == REACT:
-            fold_turn(s, g)
+            fold_turn(s, r, g)
         s.hidden[g, :] = False
         lay(s, r, g, player, np.int64(ACTION_KIND[action]), ACTION_COLOR[action])
     elif code == 1:
