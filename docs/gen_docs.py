@@ -61,8 +61,10 @@ OBSERVATION_HISTORY = f"""\
 {OBSERVATION_VERSION}).
 
 - **v1** (package 0.1.0): the public-memory views (`drew_on`, `last_played_color`,
-  `last_played_symbol`, `last_named`, `wd4_after_draw`) appended after `rules`;
-  every earlier view keeps its offset and meaning; 505 -> {OBS_SIZE} numbers.
+  `last_played_symbol`, `last_named`, `wd4_after_draw`) appended after `rules`,
+  and the `rules` view gains the options `uno_to_finish` and `roulette_color` (76
+  -> 79 numbers); every view before `rules` keeps its offset and meaning; 505 ->
+  {OBS_SIZE} numbers.
 - **v0** (`uno_v0`, package 0.1.0): first release, 505 numbers.
 """
 
