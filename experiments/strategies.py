@@ -90,7 +90,8 @@ def cell_row(agent: str, baseline: str, res: TournamentResult) -> dict:
 def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     agents = args.agents or list(AGENTS)
     presets = args.presets or list(PRESETS)
-    todo = cells(agents, presets)
+    todo = [c for c in cells(agents, presets)
+            if not is_search(c[0], args) or c[2] in args.search_presets]
     done = load_cells(args.out / "strategies.json") if args.resume else {}
     rows = []
     for i, (agent, baseline, preset, players) in enumerate(todo, 1):
@@ -152,7 +153,6 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         "  challenges as often as it plays).",
         "- `random_play`: the baseline of published UNO bots: calls and catches UNO,",
         "  plays a random card whenever it can, draws only when it cannot.",
-        "",
         "- `teams`: the agent's partner is a baseline; a team win counts as a win.",
         "",
         f"Produced by `{command}` ({seconds / 60:.0f} minutes of play) on {cpu_model()} "
@@ -160,9 +160,10 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         f"{backend_version()} engine, {datetime.now(timezone.utc):%Y-%m-%d}. Budget: "
         f"{args.headline_games:,} games per cell on `{HEADLINE}` against `random_play` and "
         f"per pair of the head-to-head matrix, {args.games:,} in every other cell"
-        + (f", {args.search_games:,} for search agents ("
-                            f"{', '.join(args.search)})" if args.search else "")
-        + f"; seed {args.seed}. All numbers: [strategies.json](strategies.json).",
+        + (f", {args.search_games:,} for search agents ({', '.join(args.search)}; on "
+           f"{', '.join(args.search_presets)} only)" if args.search else "")
+        + f"; seed {args.seed}. Every cell is deterministic (`--resume` reuses finished "
+        "ones). All numbers: [strategies.json](strategies.json).",
         "",
     ]
     lines += headline(rows)
@@ -316,11 +317,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--headline-games", type=int, default=10_000,
                         help=f"games per cell on {HEADLINE} against random_play, and per "
                              "pair of the head-to-head matrix")
-    parser.add_argument("--games", type=int, default=2_000, help="games per cell elsewhere")
+    parser.add_argument("--games", type=int, default=1_000, help="games per cell elsewhere")
     parser.add_argument("--search", nargs="*", default=["ismcts"],
                         help="names of search agents (fewer games)")
     parser.add_argument("--search-games", type=int, default=400,
                         help="games per cell of search agents")
+    parser.add_argument("--search-presets", nargs="*", default=[HEADLINE],
+                        help="presets on which search agents play (they are slow)")
     parser.add_argument("--baselines", nargs="*", default=BASELINES, help="baseline agents")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=DOCS, help="where to write")
@@ -332,7 +335,7 @@ def main(argv: list[str] | None = None) -> None:
     BASELINES[:] = args.baselines
     if args.quick:
         args.headline_games, args.games, args.search_games = 40, 12, 8
-    argv = sys.argv[1:] if argv is None else argv
+    argv = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--resume"]
     command = ("python experiments/strategies.py " + " ".join(argv)) if argv else \
         "make strategies"
     out = run(args, lambda text: print(text, flush=True))
