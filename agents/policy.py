@@ -18,6 +18,7 @@ working when later versions add views to the observation.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
+from uno_env.rules import CHOICES, Rules
 
 from .base import Agent, check_batch
 
@@ -64,17 +66,48 @@ class UnoFeatures(BaseFeaturesExtractor):
         return scale_observation(observations) if self.scale else observations
 
 
+#: Rule options the ``rules`` view gained after observation layout v0. A policy
+#: trained on that layout reads today's rules view without their columns.
+RULES_ADDED_AFTER_V0 = ("uno_to_finish", "roulette_color")
+
+
+def _rules_columns() -> dict[str, np.ndarray]:
+    """Each rule option's columns within the ``rules`` view (as ``rules_vector`` lays them)."""
+    out, start = {}, 0
+    for f in fields(Rules):
+        width = len(CHOICES[f.name]) if f.name in CHOICES else 1
+        out[f.name] = np.arange(start, start + width)
+        start += width
+    return out
+
+
+def legacy_rules_columns() -> np.ndarray:
+    """Columns of today's ``rules`` view that made up the v0 ``rules`` view, in order."""
+    return np.concatenate([cols for name, cols in _rules_columns().items()
+                           if name not in RULES_ADDED_AFTER_V0])
+
+
+def _layouts() -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every layout a saved policy may expect: today's, and today's with the v0 rules view."""
+    legacy = legacy_rules_columns().size
+    v0 = tuple((name, legacy if name == "rules" else size) for name, size in CURRENT_VIEWS)
+    return CURRENT_VIEWS, v0
+
+
 def prefix_views(dim: int) -> tuple[tuple[str, int], ...]:
-    """The leading views of the current layout that fill ``dim`` columns.
+    """The leading views of a known layout that fill ``dim`` columns.
 
     Later observation versions append views, so a model saved without its view
     record (or with a wrong one) was trained on such a prefix.
     """
-    sizes = np.cumsum([size for _, size in CURRENT_VIEWS])
-    if dim not in sizes:
-        raise ValueError(f"a policy for {dim} observation columns matches no version of the "
-                         f"observation (its views end at {', '.join(map(str, sizes))})")
-    return CURRENT_VIEWS[: int(np.searchsorted(sizes, dim)) + 1]
+    ends = []
+    for layout in _layouts():
+        sizes = np.cumsum([size for _, size in layout])
+        if dim in sizes:
+            return layout[: int(np.searchsorted(sizes, dim)) + 1]
+        ends += sizes.tolist()
+    raise ValueError(f"a policy for {dim} observation columns matches no version of the "
+                     f"observation (its views end at {', '.join(map(str, sorted(set(ends))))})")
 
 
 def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:
@@ -84,6 +117,9 @@ def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:
     columns = []
     for name, size in views:
         view = VIEW_SLICES.get(name)
+        if name == "rules" and size == legacy_rules_columns().size:
+            columns.append(view.start + legacy_rules_columns())
+            continue
         if view is None or view.stop - view.start != size:
             now = "absent" if view is None else f"of size {view.stop - view.start}"
             raise ValueError(f"the policy was trained on observation view {name!r} of size "

@@ -182,3 +182,26 @@ def test_self_play_opponents_act_only_through_their_observations() -> None:
         masks = env.action_masks()
         env.step(np.where(masks, rng.random(masks.shape), -1).argmax(axis=1))
     assert all(len(s.batches) > 10 for s in spies)
+
+
+@pytest.mark.parametrize(("model", "players"), [("official-2p", 2), ("official-4p", 4)])
+def test_shipped_models_load_and_play_legally(model, players) -> None:
+    """The shipped models were trained on observation v0: they keep working as the rules
+    view grows (their rule columns are picked out of today's view by option)."""
+    agent = make_agent(f"ppo:{model}")
+    eng = Engine(Rules(num_players=players), 16, 3)
+    masks = eng.legal_action_mask()
+    actions = agent.act(eng.observe(), masks, np.random.default_rng(0))
+    assert masks[np.arange(16), actions].all()
+
+
+def test_the_v0_rules_view_is_today_s_without_the_added_options() -> None:
+    from agents.policy import RULES_ADDED_AFTER_V0, legacy_rules_columns
+    from uno_env.engine.observe import rules_vector
+
+    rules = Rules(uno_to_finish=True, roulette_color="victim")
+    full = rules_vector(rules)
+    legacy = full[legacy_rules_columns()]
+    assert legacy.size == full.size - 3 and set(RULES_ADDED_AFTER_V0) <= set(
+        f for f in Rules.__dataclass_fields__)
+    np.testing.assert_array_equal(legacy, rules_vector(Rules())[legacy_rules_columns()])
