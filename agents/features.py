@@ -56,7 +56,8 @@ STATIC = ("number", "number_value", "colored_action", "wild", "draw_value", "poi
           "draw", "pass", "challenge")
 #: Names of the dynamic features (functions of the action and the observation).
 DYNAMIC = ("keeps_color", "color_share", "color_scarce", "attacks", "attacks_threat",
-           "action_threat", "wild_near_out", "accept_penalty", "challenge_bluff", "target_size")
+           "action_threat", "wild_near_out", "accept_penalty", "challenge_bluff", "target_size",
+           "next_lacks_color", "challenge_after_draw")
 #: All feature names, in weight-vector order.
 FEATURES = STATIC + DYNAMIC
 
@@ -127,6 +128,9 @@ class TableView:
         deck = _COLORS_OF_DECKS[obs[:, _DECK_FLAGS].argmax(axis=1)]
         shown = obs[:, _V["discards"]][:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1).sum(2)
         self.unseen = np.maximum(deck - shown - self.by_color, 0.0)
+        #: per seat offset, the colors it drew on since it last played (it likely lacks them)
+        self.drew_on = obs[:, _V["drew_on"]].reshape(b, -1, NUM_COLORS) > 0
+        self.wd4_after_draw = obs[:, _V["wd4_after_draw"]] > 0
 
 
 def dynamic_features(t: TableView) -> list[np.ndarray]:
@@ -150,8 +154,11 @@ def dynamic_features(t: TableView) -> list[np.ndarray]:
     attacker_size = t.sizes[t.rows, t.previous]
     bluff[:, CHALLENGE] = 1.0 - 0.75 ** attacker_size   # chance they held the old color
     target = np.where(_TARGET, t.sizes[:, np.maximum(ACTION_TARGET - 1, 0)] / 10.0, 0.0)
+    next_lacks = np.where(_HAS_COLOR, t.drew_on[t.rows, t.next][:, _COLOR_IDX], False)
+    after_draw = np.zeros((b, NUM_ACTIONS))
+    after_draw[:, CHALLENGE] = t.wd4_after_draw[t.rows, t.previous]
     return [keeps, share, scarce, attack, attacks_threat, action_threat, wild_near_out, accept,
-            bluff, target]
+            bluff, target, next_lacks, after_draw]
 
 
 def feature_scores(obs: np.ndarray, weights: np.ndarray) -> np.ndarray:

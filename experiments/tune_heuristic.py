@@ -4,8 +4,8 @@ Each generation samples ``--population`` weight vectors from a Gaussian, plays
 every one of them against ``random_play`` on the same deals (seat-rotated, all
 candidates in one batch on the engine: a candidate is a row-wise weight vector),
 keeps the best ``--elite`` and refits the Gaussian to them. Starts from the
-``defender`` weights. Prints the best weights as a Python dict to paste into
-``agents/heuristics.py`` (``TUNED_WEIGHTS``).
+``--start`` agent's weights (``defender`` or ``tuned``). Prints the final mean
+weights as a Python dict to paste into ``agents/heuristics.py`` (``TUNED_WEIGHTS``).
 
     python experiments/tune_heuristic.py --players 2 --generations 12
 
@@ -25,7 +25,7 @@ from tqdm import trange
 from agents import Agent, RandomPlayAgent
 from agents.base import check_batch, masked_argmax
 from agents.features import FEATURES, feature_scores
-from agents.heuristics import DEFENDER_WEIGHTS, weight_vector
+from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, weight_vector
 from uno_env import Engine, Rules
 
 try:
@@ -79,11 +79,12 @@ def main() -> None:
     parser.add_argument("--elite", type=int, default=6)
     parser.add_argument("--deals", type=int, default=200, help="deals per candidate")
     parser.add_argument("--sigma", type=float, default=8.0, help="initial spread")
+    parser.add_argument("--start", choices=("defender", "tuned"), default="defender")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rules = Rules.preset(args.preset, num_players=args.players)
     rng = np.random.default_rng(args.seed)
-    mean = weight_vector(DEFENDER_WEIGHTS)
+    mean = weight_vector(DEFENDER_WEIGHTS if args.start == "defender" else TUNED_WEIGHTS)
     std = np.full(mean.size, args.sigma)
     start = time.perf_counter()
     for gen in trange(args.generations, desc="generations"):
