@@ -38,7 +38,7 @@ from uno_env.cards import NUM_KINDS
 from uno_env.engine.core import BACKENDS
 from uno_env.engine.observe import observation_bounds
 from uno_env.engine.state import State
-from uno_env.simulate import random_legal_actions
+from uno_env.random_actions import random_legal_actions
 
 PLAYER_COUNTS = (2, 4, 7, 10)
 #: A combination stops after this many exceptions (each restarts it from fresh games).

@@ -47,7 +47,8 @@ def literal(value: object) -> str:
 
 
 def option_row(name: str) -> str:
-    rows = [line for line in OPTIONS_PART.splitlines() if line.startswith(f"| `{name}` |")]
+    rows = [line for line in OPTIONS_PART.splitlines() if line.startswith(f"| `{name}` |")
+            and line.split("|")[2].strip().startswith("`")]   # the tables of values
     assert len(rows) == 1, f"docs/rules.md needs exactly one table row for option {name}"
     return rows[0]
 
