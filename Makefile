@@ -6,9 +6,10 @@ PIP := $(BIN)/python -m pip
 EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
 # Compiles the engine kernels into numba's cache once, right after installing.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
-GAMES ?= 2000
-# The agents of `make run`: a short tournament at 4 players, printing the ratings table.
-RUN_AGENTS ?= greedy,random_play,random,random_play
+# `make run`: a short tournament at 4 players (about a minute), printing the ratings table:
+# the heuristics, the search agent at a small budget and the random_play baseline.
+GAMES ?= 600
+RUN_AGENTS ?= tuned,defender,greedy,random_play,ismcts:budget=16
 # Decisions of random play checked by `make soak` (shared by every preset, player count
 # and backend).
 DECISIONS ?= 1000000
