@@ -76,3 +76,19 @@ def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
         ("greedy", "greedy"), ("random_play", "greedy")]
     assert all(r["games"] == 9 and 0 <= r["win_rate"] <= 1 for r in record["results"])
     assert "random_play vs greedy" in stdout
+
+
+@pytest.mark.rllib
+def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
+    pytest.importorskip("ray.rllib")
+    out = tmp_path / "rllib"
+    run_script("train_rllib.py", "--players", "2", "--iterations", "1", "--envs-per-runner", "4",
+               "--rollout-length", "16", "--train-batch", "128", "--minibatch", "64",
+               "--epochs", "1", "--hidden", "16", "--out", str(out))
+    record = json.loads((out / "result.json").read_text())
+    (row,) = record["iterations"]
+    assert row["iteration"] == 1 and row["env_steps"] >= 128
+    assert 0 < row["sampling_seconds"] < row["seconds"]
+    assert row["sampled_env_steps_per_s"] >= row["env_steps_per_s"] > 0
+    assert record["seconds_to_first_iteration"] > row["seconds"]
+    assert record["command"].startswith("python experiments/train_rllib.py --players 2")
