@@ -15,6 +15,7 @@ import scenario
 from scenario import cur, same, size
 
 from uno_env import Engine, Rules
+from uno_env.engine.codes import rule_codes
 from uno_env.engine.legal import legal_mask
 
 #: These scenarios study other rules: the UNO call is automatic (no ``uno``/``catch`` decisions).
@@ -335,7 +336,7 @@ def test_multi_play_uno_call_does_not_depend_on_the_other_games_of_the_batch():
     batch = Engine(rules, 2, seed=0)
     batch.state.put(np.array([0]), turn.state)
     batch.state.put(np.array([1]), waiting.state)
-    mask = legal_mask(rules, batch.state)
+    mask = legal_mask(rule_codes(rules), batch.state)
     np.testing.assert_array_equal(mask[0], turn.legal_action_mask()[0])
     np.testing.assert_array_equal(mask[1], waiting.legal_action_mask()[0])
 

@@ -24,12 +24,13 @@ from ..cards import (
     parse_color,
 )
 from ..rules import Rules
+from .codes import End, rule_codes
 from .deal import pile_counts, write_shuffled
 from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
 from .rng import mix64, random_below, seed_key
-from .rounds import clear_round, end_rounds, new_round, open_round
+from .rounds import clear_round, end_round, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
 from .worlds import sample_worlds
@@ -97,6 +98,7 @@ class Engine:
         self.obs_size = OBS_SIZE
         self.deck_size = int(DECKS[rules.deck].sum())
         self._observer = Observer(rules)
+        self._codes = rule_codes(rules)   # the options as the numpy engine reads them
         self._kernels = _kernels(rules, backend)
         self.backend = "numpy" if self._kernels is None else "numba"
         self._mask: np.ndarray | None = None
@@ -161,7 +163,7 @@ class Engine:
         s.truncated[idx] = False
         s.winner[idx] = -1
         s.round_winner[idx] = -1
-        new_round(self.rules, s, idx, np.ones(idx.size, bool))
+        new_round(self._codes, s, idx, np.ones(idx.size, bool))
         self._invalidate()
         self._auto_forced(np.zeros((self.num_games, self.num_players), np.float32))
 
@@ -224,7 +226,7 @@ class Engine:
             games = np.arange(self.num_games) if idx is None else idx
             mask = self._kernels.legal_mask(self.state, games)
         else:
-            mask = legal_mask(self.rules, self.state if idx is None else self.state.take(idx))
+            mask = legal_mask(self._codes, self.state if idx is None else self.state.take(idx))
         mask.flags.writeable = False
         return mask
 
@@ -367,18 +369,18 @@ class Engine:
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state
         self._invalidate()
-        apply_actions(self.rules, s, idx, actions)
+        apply_actions(self._codes, s, idx, actions)
         s.turns[idx] += 1
         ended = idx[s.phase[idx] == ROUND_END]
         if ended.size:
-            end_rounds(self.rules, s, ended, rewards)
+            end_round(self._codes, s, ended, rewards)
         over = idx[(s.turns[idx] >= self.rules.max_turns) & ~s.done[idx]]
-        if over.size and self.rules.end == "last_standing":   # places won are kept
+        if over.size and self._codes.end == End.LAST_STANDING:   # places won are kept
             decided = over[s.num_out[over] > 0]
             over = over[s.num_out[over] == 0]
             if decided.size:
-                close_last_standing(s, decided, shared=True)
-                end_rounds(self.rules, s, decided, rewards)
+                close_last_standing(self._codes, s, decided, shared=True)
+                end_round(self._codes, s, decided, rewards)
                 s.truncated[decided[s.done[decided]]] = True
         if over.size:
             s.done[over] = True
@@ -602,7 +604,7 @@ class Engine:
             if color is not None:
                 raise ValueError("color must be None when top=None: a wild turned up is "
                                  "chosen by the player left of the dealer")
-            open_round(rules, s, g)
+            open_round(eng._codes, s, g)
         else:
             s.discard[0, top_kind] += 1
             s.top[0] = top_kind

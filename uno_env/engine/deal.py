@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import DECKS, IS_NUMBER, KIND_ID, NUM_KINDS
-from ..rules import Rules
+from .codes import Dealer, FirstCard, RuleCodes, option_value
 from .rng import random_below, shuffle_order
 from .state import State, where
 
@@ -15,9 +15,9 @@ SEARCH_WINDOW = 16
 WD4 = KIND_ID["WD4"]
 
 
-def deck_counts(rules: Rules) -> np.ndarray:
+def deck_counts(rules: RuleCodes) -> np.ndarray:
     """Cards per kind of the rules' deck."""
-    return DECKS[rules.deck]
+    return DECKS[option_value("deck", rules.deck)]
 
 
 def _advance(s: State, games: np.ndarray) -> None:
@@ -167,22 +167,22 @@ def _search(s: State, games: np.ndarray, pos: np.ndarray, left: np.ndarray, want
     return np.where(some, first, left), kind
 
 
-def choose_dealer(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
+def choose_dealer(rules: RuleCodes, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
     """Set the dealer of a new round per the ``dealer`` option."""
     p = rules.num_players
     rand = random_below(s.key[games], s.counter[games], p)
     _advance(s, games)
-    if rules.dealer == "random":
+    if rules.dealer == Dealer.RANDOM:
         s.dealer[games] = rand
         return
-    if rules.dealer == "rotate":
+    if rules.dealer == Dealer.ROTATE:
         later = (s.dealer[games] + 1) % p
     else:  # previous_winner
         later = np.where(s.round_winner[games] >= 0, s.round_winner[games], rand)
     s.dealer[games] = np.where(first_round, rand, later)
 
 
-def deal(rules: Rules, s: State, games: np.ndarray) -> None:
+def deal(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """Shuffle the full deck and deal seven cards to every seat."""
     p = rules.num_players
     n = games.size
@@ -197,7 +197,7 @@ def deal(rules: Rules, s: State, games: np.ndarray) -> None:
     s.discard[games] = 0
 
 
-def flip_first_card(rules: Rules, s: State, games: np.ndarray) -> None:
+def flip_first_card(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """Turn the first discard over under the ``first_card`` option, without a loop.
 
     Returning a refused card and reshuffling until an acceptable one shows is the
@@ -211,9 +211,9 @@ def flip_first_card(rules: Rules, s: State, games: np.ndarray) -> None:
     pos = s.deck_pos[games].astype(np.int64)
     rows = s.deck[games]
     live = (cols[None, :] >= pos[:, None]) & (cols[None, :] < s.deck_len[games, None])
-    ok = (rows != WD4) if rules.first_card == "official" else IS_NUMBER[rows]
+    ok = (rows != WD4) if rules.first_card == FirstCard.OFFICIAL else IS_NUMBER[rows]
     first = (ok & live).argmax(axis=1)
-    if rules.first_card == "bury_non_number":
+    if rules.first_card == FirstCard.BURY_NON_NUMBER:
         buried = live & (cols[None, :] < first[:, None])
         np.add.at(s.discard, (np.broadcast_to(games[:, None], buried.shape)[buried],
                               rows[buried]), 1)

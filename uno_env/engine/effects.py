@@ -32,7 +32,7 @@ from ..cards import (
     SYM_SKIP_ALL,
     SYM_WRD4,
 )
-from ..rules import Rules
+from .codes import End, FinishOnAction, MultiPlay, MultiSkip, RouletteColor, RuleCodes, StackSkip
 from .deal import add_to_hands, draw_cards, draw_until, write_shuffled
 from .legal import (
     COLOR_OF,
@@ -57,11 +57,11 @@ IS_SKIP = KIND_SYMBOL == SYM_SKIP
 
 # --- seats ------------------------------------------------------------------------------------
 
-def seat_after(s: State, games: np.ndarray, player: np.ndarray,
+def seat_after(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
                steps: int | np.ndarray = 1) -> np.ndarray:
     """The seat ``steps`` turns after ``player`` in each game's direction, skipping the
     players who have left the round."""
-    p = s.num_players
+    p = rules.num_players
     d = s.direction[games]
     seat = (player + d * steps) % p
     gone = where((s.num_out[games] + s.num_eliminated[games]) > 0)
@@ -79,8 +79,8 @@ def seat_after(s: State, games: np.ndarray, player: np.ndarray,
     return seat
 
 
-def active_count(s: State, games: np.ndarray) -> np.ndarray:
-    return s.num_players - s.num_out[games] - s.num_eliminated[games]
+def active_count(rules: RuleCodes, s: State, games: np.ndarray) -> np.ndarray:
+    return rules.num_players - s.num_out[games] - s.num_eliminated[games]
 
 
 def start_turn(s: State, games: np.ndarray, player: np.ndarray) -> None:
@@ -91,8 +91,8 @@ def start_turn(s: State, games: np.ndarray, player: np.ndarray) -> None:
     s.uno_called[games] = False
 
 
-def end_turn(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
-    start_turn(s, games, seat_after(s, games, player))
+def end_turn(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
+    start_turn(s, games, seat_after(rules, s, games, player))
 
 
 def reset_chain(s: State, games: np.ndarray) -> None:
@@ -102,15 +102,21 @@ def reset_chain(s: State, games: np.ndarray) -> None:
     s.attacker[games] = -1
 
 
+def clear_tally(s: State, games: np.ndarray) -> None:
+    s.turn_draw[games] = 0
+    s.turn_reverse[games] = 0
+    s.turn_skip[games] = 0
+
+
 # --- stage 1: laying cards --------------------------------------------------------------------
 
-def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
+def lay(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
         chosen: np.ndarray) -> None:
     """``player`` lays ``kind`` (wilds as color ``chosen``) and the play goes on."""
     phase = s.phase[games]
     first = phase != MULTI
     if rules.challenge:
-        _note_wd4(rules, s, games, player, kind, first)
+        note_wd4(rules, s, games, player, kind, first)
     s.fed[games] = np.where(first, s.top_player[games], s.fed[games])
     remember_play(s, games, player, kind, chosen)
     s.hands[games, player, kind] -= 1
@@ -122,10 +128,10 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
     if tables(rules).has_discard_all:
         discard_all = KIND_SYMBOL[kind] == SYM_DISCARD_ALL
         if discard_all.any():
-            _discard_color(s, games[discard_all], player[discard_all],
+            discard_color(s, games[discard_all], player[discard_all],
                            KIND_COLOR[kind[discard_all]])
     tally(rules, s, games, kind, first)
-    if rules.multi_play == "none":
+    if rules.multi_play == MultiPlay.NONE:
         finish_laying(rules, s, games, player)
         return
     hands = s.hands[games, player]
@@ -139,7 +145,7 @@ def lay(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.
         finish_laying(rules, s, games[done], player[done])
 
 
-def tally(rules: Rules, s: State, games: np.ndarray, kind: np.ndarray,
+def tally(rules: RuleCodes, s: State, games: np.ndarray, kind: np.ndarray,
           first: np.ndarray) -> None:
     """Add the effect of ``kind`` to the turn's tally (``first``: the turn's first card),
     and to the draw chain if it is a draw card."""
@@ -148,11 +154,10 @@ def tally(rules: Rules, s: State, games: np.ndarray, kind: np.ndarray,
     skip = IS_SKIP[kind]
     reverse = IS_REVERSE_EFFECT[kind]
     if reverse.any():
-        skip = skip | (reverse & (active_count(s, games) == 2) & (s.pending[games] == 0))
+        skip = skip | (reverse & (active_count(rules, s, games) == 2) & (s.pending[games] == 0))
     s.targeted[games[first]] = False
     if rules.multi_effects_add:  # the tally adds up over the cards of the turn
-        for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-            field[games[first]] = 0
+        clear_tally(s, games[first])
         s.turn_draw[games] += DRAW_VALUE[kind]
         s.turn_reverse[games] += IS_REVERSE_EFFECT[kind]
         s.turn_skip[games] += skip
@@ -167,7 +172,7 @@ def tally(rules: Rules, s: State, games: np.ndarray, kind: np.ndarray,
         s.chain_last[g] = kind[draws]
 
 
-def _note_wd4(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
+def note_wd4(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray,
               first: np.ndarray) -> None:
     """Remember whether a Wild Draw Four broke its restriction, for a challenge."""
     s.attacker[games] = -1
@@ -201,7 +206,7 @@ def remember_play(s: State, games: np.ndarray, player: np.ndarray, kind: np.ndar
     s.drew_on[games, player] = False
 
 
-def _discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.ndarray) -> None:
+def discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.ndarray) -> None:
     """Discard All: every card of ``color`` in the hand goes to the discard pile."""
     cols = color[:, None] * NUM_COLORED_SYMBOLS + np.arange(NUM_COLORED_SYMBOLS)[None, :]
     rows = games[:, None]
@@ -213,7 +218,7 @@ def _discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.nd
 
 # --- stage 2: the UNO call and reactions ------------------------------------------------------
 
-def finish_laying(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def finish_laying(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     """The turn's cards are down: check the UNO call, offer reactions, then advance."""
     if rules.uno_penalty > 0:
         uncalled = (s.hand_size[games, player] == 1) & ~s.uno_called[games]
@@ -226,7 +231,7 @@ def finish_laying(rules: Rules, s: State, games: np.ndarray, player: np.ndarray)
         advance(rules, s, games, player)
 
 
-def offer_reaction(rules: Rules, s: State, games: np.ndarray, laid_by: np.ndarray,
+def offer_reaction(rules: RuleCodes, s: State, games: np.ndarray, laid_by: np.ndarray,
                    after: np.ndarray) -> np.ndarray:
     """Offer a reaction to the next eligible seat after ``after`` (before ``laid_by``).
 
@@ -245,7 +250,7 @@ def offer_reaction(rules: Rules, s: State, games: np.ndarray, laid_by: np.ndarra
     if rules.jump_in:
         holds = hands[np.arange(games.size), :, top] > 0
         ok = holds & ~IS_WILD[top][:, None] & (s.hand_size[games, laid_by] > 0)[:, None]
-        if rules.finish_on_action != "allowed":
+        if rules.finish_on_action != FinishOnAction.ALLOWED:
             ok &= (sizes != 1) | IS_NUMBER[top][:, None]
         seats |= ok
     if rules.dobon:
@@ -265,18 +270,17 @@ def offer_reaction(rules: Rules, s: State, games: np.ndarray, laid_by: np.ndarra
     return offered
 
 
-def fold_turn(rules: Rules, s: State, games: np.ndarray) -> None:
+def fold_turn(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """A jump-in takes over the turn: the jumped card's effect is cancelled and a new tally
     starts for the jumper. Its draws stay (the jumper's add to them) only where the rules
     let that card be stacked on itself."""
     top = s.top[games].astype(np.int64)
     stacks = tables(rules).respond[top, top]
     s.pending[games] += np.where(stacks, s.turn_draw[games], 0).astype(s.pending.dtype)
-    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-        field[games] = 0
+    clear_tally(s, games)
 
 
-def dobon(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def dobon(s: State, games: np.ndarray, player: np.ndarray) -> None:
     """``player`` declares Dobon: they win; the card goes back to the one who laid it."""
     loser = s.react_from[games]
     top = s.top[games].astype(np.int64)
@@ -290,7 +294,7 @@ def dobon(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None
 
 # --- stage 3: the turn's effects --------------------------------------------------------------
 
-def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+def advance(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
             first_card: bool = False) -> None:
     """Apply the turn's tally for the cards ``player`` laid, and move to the next decision."""
     top = s.top[games].astype(np.int64)
@@ -312,32 +316,31 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     if not first_card and rules.seven_zero:
         rotate = ~out & (KIND_NUMBER[top] == 0)
         if rotate.any():
-            rotate_hands(s, games[rotate])
+            rotate_hands(rules, s, games[rotate])
     if not first_card and deck[SHUFFLE]:
         shuffle = ~out & (top == SHUFFLE)
         if shuffle.any():
-            shuffle_hands(s, games[shuffle], player[shuffle])
+            shuffle_hands(rules, s, games[shuffle], player[shuffle])
     k = s.turn_skip[games].astype(np.int64)
-    offset = np.where(k == 0, 1, 2 * k if rules.multi_skip == "each" else k + 1)
+    offset = np.where(k == 0, 1, 2 * k if rules.multi_skip == MultiSkip.EACH else k + 1)
     responding = s.pending[games] > 0
-    if rules.stack_skip == "pass_on":
+    if rules.stack_skip == StackSkip.PASS_ON:
         offset = np.where(responding & IS_SKIP[top], 1, offset)
     if tables(rules).has_skip_all:
         offset = np.where(KIND_SYMBOL[top] == SYM_SKIP_ALL, 0, offset)
     total = s.pending[games] + s.turn_draw[games]
     if rules.stack_wild_cancels:
         total = np.where(responding & (top == WILD), 0, total)
-    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-        field[games] = 0
+    clear_tally(s, games)
     if out.any():
         i = where(out)
-        _went_out(rules, s, games[i], player[i], offset[i], total[i])
+        went_out(rules, s, games[i], player[i], offset[i], total[i])
         keep = ~out
         games, player, top, offset, total, responding = (
             a[keep] for a in (games, player, top, offset, total, responding))
     # an answer's penalty never lands on its player; a fresh one may (a Wild Reverse Draw
     # Four with two players): they draw it at once and the turn passes
-    target = next_seat(s, games, player, offset, np.where(responding, total, 0))
+    target = next_seat(rules, s, games, player, offset, np.where(responding, total, 0))
     own = (total > 0) & (target == player)
     if own.any():
         i = where(own)
@@ -347,7 +350,7 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     if roulette.any():
         i = where(roulette)
         start_turn(s, games[i], target[i])
-        if rules.roulette_color == "player":
+        if rules.roulette_color == RouletteColor.PLAYER:
             roulette_draw(rules, s, games[i], target[i], s.color[games[i]])
         else:
             s.phase[games[i]] = CHOOSE_COLOR
@@ -362,18 +365,18 @@ def advance(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
         start_turn(s, games[plain], target[plain])
 
 
-def next_seat(s: State, games: np.ndarray, player: np.ndarray, offset: np.ndarray,
-              total: np.ndarray) -> np.ndarray:
+def next_seat(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
+              offset: np.ndarray, total: np.ndarray) -> np.ndarray:
     """The seat ``offset`` turns on; a penalty never comes back to the player who laid it
     (with two players a Skip answer would): it goes to the next player instead."""
-    seat = seat_after(s, games, player, offset)
+    seat = seat_after(rules, s, games, player, offset)
     back = (total > 0) & (seat == player)
     if back.any():
-        seat[back] = seat_after(s, games[back], player[back])
+        seat[back] = seat_after(rules, s, games[back], player[back])
     return seat
 
 
-def impose(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray,
+def impose(rules: RuleCodes, s: State, games: np.ndarray, victim: np.ndarray,
            total: np.ndarray) -> None:
     """``victim`` faces a draw penalty: a decision if they can answer it, else drawn at once."""
     start_turn(s, games, victim)
@@ -398,47 +401,48 @@ def catchable_by(s: State, games: np.ndarray, player: np.ndarray) -> np.ndarray:
     return (offender >= 0) & (offender != player) & (held == 1)
 
 
-def take_penalty(rules: Rules, s: State, games: np.ndarray, victim: np.ndarray) -> None:
+def take_penalty(rules: RuleCodes, s: State, games: np.ndarray, victim: np.ndarray) -> None:
     """The victim draws the whole pending total and loses the turn."""
     draw_cards(s, games, victim, s.pending[games])
     reset_chain(s, games)
     end_turn(rules, s, games, victim)
 
 
-def _went_out(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+def went_out(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
               offset: np.ndarray, total: np.ndarray) -> None:
     """``player`` has no cards left: the target of the last card still draws its penalty."""
-    target = next_seat(s, games, player, offset, total)
+    target = next_seat(rules, s, games, player, offset, total)
     hit = where(total > 0)
     if hit.size:
         draw_cards(s, games[hit], target[hit], total[hit])
     reset_chain(s, games)
-    if rules.end == "first_out":
+    if rules.end == End.FIRST_OUT:
         s.round_winner[games] = player
         s.phase[games] = ROUND_END
         return
     s.place[games, player] = s.num_out[games]
     s.num_out[games] += 1
     s.active[games, player] = False
-    over = active_count(s, games) <= 1
+    over = active_count(rules, s, games) <= 1
     if over.any():
-        close_last_standing(s, games[over])
+        close_last_standing(rules, s, games[over])
     more = where(~over)
     if more.size:
         g, nxt = games[more], target[more]
         after = (total[more] > 0) | ~s.active[g, nxt]
-        nxt = np.where(after, seat_after(s, g, nxt), nxt)
+        nxt = np.where(after, seat_after(rules, s, g, nxt), nxt)
         start_turn(s, g, nxt)
 
 
-def close_last_standing(s: State, games: np.ndarray, shared: bool = False) -> None:
+def close_last_standing(rules: RuleCodes, s: State, games: np.ndarray, shared: bool = False
+                        ) -> None:
     """Give the players still in the round the next places, and end it.
 
     ``shared``: the round was cut by ``max_turns``; the players still in share the
     remaining places (they all get the first of them; the scores average them).
     """
     first = s.num_out[games].copy()
-    for seat in range(s.num_players):
+    for seat in range(rules.num_players):
         i = where(s.active[games, seat])
         left = games[i]
         s.place[left, seat] = first[i] if shared else s.num_out[left]
@@ -460,22 +464,23 @@ def swap_hands(s: State, games: np.ndarray, a: np.ndarray, b: np.ndarray) -> Non
     s.drew_on[games, a], s.drew_on[games, b] = db, da
 
 
-def rotate_hands(s: State, games: np.ndarray) -> None:
+def rotate_hands(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """Every hand passes to the next player in the current direction."""
     hands, sizes = s.hands[games].copy(), s.hand_size[games].copy()
     drew_on = s.drew_on[games].copy()
-    for seat in range(s.num_players):
+    for seat in range(rules.num_players):
         live = where(s.active[games, seat])
         g = games[live]
-        to = seat_after(s, g, np.full(g.size, seat))
+        to = seat_after(rules, s, g, np.full(g.size, seat))
         s.hands[g, to] = hands[live, seat]
         s.hand_size[g, to] = sizes[live, seat]
         s.drew_on[g, to] = drew_on[live, seat]
 
 
-def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
+def shuffle_hands(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray
+                  ) -> None:
     """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
-    n, p = games.size, s.num_players
+    n, p = games.size, rules.num_players
     pooled = s.hands[games].sum(axis=1, dtype=np.int64)
     totals = pooled.sum(axis=1)
     width = int(totals.max(initial=1))
@@ -491,9 +496,9 @@ def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
     seat = player.copy()
     saved = s.direction[games].copy()
     s.direction[games] = 1
-    live = active_count(s, games)
+    live = active_count(rules, s, games)
     for i in range(p):
-        seat = seat_after(s, games, seat)
+        seat = seat_after(rules, s, games, seat)
         seats[:, i] = seat
     s.direction[games] = saved
     to = seats[row, col % live[row]]
@@ -503,7 +508,7 @@ def shuffle_hands(s: State, games: np.ndarray, player: np.ndarray) -> None:
     s.hand_size[games] = s.hands[games].sum(axis=2)
 
 
-def roulette_draw(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+def roulette_draw(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
                   color: np.ndarray) -> None:
     """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
     draw_until(s, games, player, COLOR_OF[color.astype(np.int64)])
@@ -512,14 +517,14 @@ def roulette_draw(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     end_turn(rules, s, games, player)
 
 
-def eliminate(rules: Rules, s: State, games: np.ndarray) -> None:
+def eliminate(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """Mercy rule: players holding ``mercy_limit`` or more cards leave the round; their cards
     go under the draw pile, in random order."""
     over = s.active[games] & (s.hand_size[games] >= rules.mercy_limit)
     hit = over.any(axis=1)
     if hit.any():
         g, out = games[hit], over[hit]
-        _compact_pile(s, g)
+        compact_pile(s, g)
         counts = (s.hands[g] * out[:, :, None]).sum(axis=1, dtype=np.int64)
         write_shuffled(s, g, counts, s.deck_len[g].astype(np.int64))
         s.hands[g] *= ~out[:, :, None]
@@ -534,16 +539,16 @@ def eliminate(rules: Rules, s: State, games: np.ndarray) -> None:
         if moved.any():
             reset_chain(s, g[moved])
             end_turn(rules, s, g[moved], seat[moved])
-    over = games[(active_count(s, games) <= 1) & (s.phase[games] != ROUND_END)]
+    over = games[(active_count(rules, s, games) <= 1) & (s.phase[games] != ROUND_END)]
     if over.size:
-        if rules.end == "last_standing":
-            close_last_standing(s, over)
+        if rules.end == End.LAST_STANDING:
+            close_last_standing(rules, s, over)
         else:
             s.round_winner[over] = s.active[over].argmax(axis=1)
             s.phase[over] = ROUND_END
 
 
-def _compact_pile(s: State, games: np.ndarray) -> None:
+def compact_pile(s: State, games: np.ndarray) -> None:
     """Move each pile's remaining cards to the front of its array."""
     width = s.deck.shape[1]
     cols = np.arange(width)

@@ -38,7 +38,17 @@ from ..cards import (
     SYM_SKIP,
     SYM_SKIP_ALL,
 )
-from ..rules import Rules
+from .codes import (
+    DrawRule,
+    FinishOnAction,
+    MultiPlay,
+    RuleCodes,
+    Scoring,
+    StackDraw2OnDraw4,
+    StackSkip,
+    Wd4Restriction,
+    option_value,
+)
 from .state import (
     AFTER_DRAW,
     CHOOSE_COLOR,
@@ -77,17 +87,17 @@ COLOR_OF = KIND_COLOR[None, :] == np.arange(NUM_COLORS)[:, None]
 class Tables:
     """Lookup tables that depend on the rules, built once per rule set."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: RuleCodes) -> None:
         self.rules = rules
         #: Kinds the rules' deck holds (effects of absent kinds are never checked).
-        self.in_deck = DECKS[rules.deck] > 0
+        self.in_deck = DECKS[option_value("deck", rules.deck)] > 0
         self.has_discard_all = bool(self.in_deck[KIND_SYMBOL == SYM_DISCARD_ALL].any())
         self.has_skip_all = bool(self.in_deck[KIND_SYMBOL == SYM_SKIP_ALL].any())
         #: Whether any option lets a player answer a draw penalty with a card.
         self.can_stack = bool(
             rules.stack_draw2_on_draw2 or rules.stack_draw4_on_draw2
-            or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != "never"
-            or rules.stack_reverse or rules.stack_skip != "none"
+            or rules.stack_draw4_on_draw4 or rules.stack_draw2_on_draw4 != StackDraw2OnDraw4.NEVER
+            or rules.stack_reverse or rules.stack_skip != StackSkip.NONE
             or rules.stack_wild_cancels or rules.stack_by_value)
         self.compat = _compat_table(rules)
         self.respond = _respond_table(rules)
@@ -105,26 +115,26 @@ class Tables:
             np.float32)
 
 
-def _compat_table(rules: Rules) -> np.ndarray:
+def _compat_table(rules: RuleCodes) -> np.ndarray:
     """``COMPAT[a, b]``: may ``b`` follow ``a`` within one multi-card play."""
     mode = rules.multi_play
-    if mode == "none":
+    if mode == MultiPlay.NONE:
         return np.zeros((NUM_KINDS, NUM_KINDS), bool)
     same_symbol = KIND_SYMBOL[:, None] == KIND_SYMBOL[None, :]
-    if mode == "identical":
+    if mode == MultiPlay.IDENTICAL:
         ok = np.eye(NUM_KINDS, dtype=bool) & ~IS_WILD[:, None]
-    elif mode == "same_number":
+    elif mode == MultiPlay.SAME_NUMBER:
         grouped = IS_NUMBER | IS_D2 | (np.arange(NUM_KINDS) == WD4) | (
             np.arange(NUM_KINDS) == WILD)
         ok = same_symbol & grouped[:, None] & grouped[None, :]
     else:  # same_kind
         ok = same_symbol.copy()
-    if rules.scoring != "none":
+    if rules.scoring != Scoring.NONE:
         ok[WILD, :] = ok[:, WILD] = False
     return ok
 
 
-def _respond_table(rules: Rules) -> np.ndarray:
+def _respond_table(rules: RuleCodes) -> np.ndarray:
     """``RESPOND[last, kind]``: may draw card ``kind`` answer a chain whose last card is ``last``
     (the color-dependent answers are added in :func:`response_kinds`)."""
     last, kind = np.meshgrid(np.arange(NUM_KINDS), np.arange(NUM_KINDS), indexing="ij")
@@ -139,7 +149,7 @@ def _respond_table(rules: Rules) -> np.ndarray:
         ok |= wd4 & d2_last
     if rules.stack_draw4_on_draw4:
         ok |= wd4 & d4_last
-    if rules.stack_draw2_on_draw4 == "any" and not rules.stack_no_mixing:
+    if rules.stack_draw2_on_draw4 == StackDraw2OnDraw4.ANY and not rules.stack_no_mixing:
         ok |= IS_D2[kind] & d4_last
     return ok
 
@@ -147,7 +157,7 @@ def _respond_table(rules: Rules) -> np.ndarray:
 _TABLES: dict[int, Tables] = {}
 
 
-def tables(rules: Rules) -> Tables:
+def tables(rules: RuleCodes) -> Tables:
     """The tables of ``rules``, built once per rule object (looked up by identity: hashing
     every option at each call would cost more than the lookup saves)."""
     found = _TABLES.get(id(rules))
@@ -164,22 +174,22 @@ def holds_color(hands: np.ndarray, color: np.ndarray) -> np.ndarray:
     return (by_color[np.arange(hands.shape[0]), color] > 0).any(axis=1)
 
 
-def wd4_permitted(rules: Rules, hands: np.ndarray, matching: np.ndarray, color: np.ndarray
+def wd4_permitted(rules: RuleCodes, hands: np.ndarray, matching: np.ndarray, color: np.ndarray
                   ) -> np.ndarray:
     """Whether the restriction allows a Wild Draw Four (``matching``: kinds held that match)."""
-    if rules.wd4_restriction == "none":
+    if rules.wd4_restriction == Wd4Restriction.NONE:
         return np.ones(hands.shape[0], bool)
-    if rules.wd4_restriction == "color":
+    if rules.wd4_restriction == Wd4Restriction.COLOR:
         return ~holds_color(hands, color)
     other = matching.copy()
     other[:, WD4] = False
     return ~other.any(axis=1)
 
 
-def playable(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray) -> np.ndarray:
+def playable(rules: RuleCodes, hands: np.ndarray, top: np.ndarray, color: np.ndarray) -> np.ndarray:
     """Kinds each hand may lay on its pile, ``bool[n, K]`` (masking bluffs when not allowed)."""
     ok = MATCH[color, top] & (hands > 0)
-    if not rules.wd4_bluff and rules.wd4_restriction != "none":
+    if not rules.wd4_bluff and rules.wd4_restriction != Wd4Restriction.NONE:
         has = ok[:, WD4]
         if has.any():
             idx = where(has)
@@ -187,20 +197,20 @@ def playable(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray
     return ok
 
 
-def response_kinds(rules: Rules, hands: np.ndarray, top: np.ndarray, color: np.ndarray,
+def response_kinds(rules: RuleCodes, hands: np.ndarray, top: np.ndarray, color: np.ndarray,
                    chain_first: np.ndarray, chain_last: np.ndarray) -> np.ndarray:
     """Kinds that may answer a pending draw penalty, ``bool[n, K]``."""
     t = tables(rules)
     last = np.maximum(chain_last, 0)
     ok = t.respond[last] & (chain_last >= 0)[:, None]
-    if rules.stack_draw2_on_draw4 == "matching_color" and not rules.stack_no_mixing:
+    if rules.stack_draw2_on_draw4 == StackDraw2OnDraw4.MATCHING_COLOR and not rules.stack_no_mixing:
         ok |= IS_D2[None, :] & COLOR_OF[color] & t.wd4_family[last][:, None]
     if rules.stack_no_mixing:
         ok &= t.same_family[chain_first]
     top_symbol = KIND_SYMBOL[top]
     if rules.stack_reverse:
         ok |= IS_REVERSE[None, :] & (COLOR_OF[color] | (top_symbol == SYM_REVERSE)[:, None])
-    if rules.stack_skip != "none":
+    if rules.stack_skip != StackSkip.NONE:
         ok |= IS_SKIP[None, :] & (COLOR_OF[color] | (top_symbol == SYM_SKIP)[:, None])
     if rules.stack_wild_cancels:
         ok[:, WILD] = True
@@ -214,7 +224,7 @@ def dobon_eligible(hands: np.ndarray, sizes: np.ndarray, top: np.ndarray) -> np.
     return (totals == POINTS_HOUSE[top][:, None]) & (sizes >= 2) & ~only_blocked
 
 
-def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
+def could_reach_one(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
                     follow: np.ndarray | None, any_play: np.ndarray) -> np.ndarray:
     """Whether a play this turn could leave exactly one card (the UNO call is then legal).
 
@@ -222,7 +232,7 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
     kind just laid in a multi-card play (-1 where the play has not started).
     """
     reach = (sizes == 2) & any_play
-    if rules.multi_play == "none":
+    if rules.multi_play == MultiPlay.NONE:
         return reach
     t = tables(rules)
     cand = where((sizes > 2) & any_play)
@@ -247,14 +257,14 @@ def could_reach_one(rules: Rules, hands: np.ndarray, sizes: np.ndarray, kinds: n
     return reach
 
 
-def finish_allowed(rules: Rules, kinds: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def finish_allowed(rules: RuleCodes, kinds: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """``kinds`` without the last cards ``finish_on_action`` forbids going out on."""
-    if rules.finish_on_action == "allowed":
+    if rules.finish_on_action == FinishOnAction.ALLOWED:
         return kinds
     return kinds & (IS_NUMBER[None, :] | (sizes != 1)[:, None])
 
 
-def legal_mask(rules: Rules, s: State) -> np.ndarray:
+def legal_mask(rules: RuleCodes, s: State) -> np.ndarray:
     """``bool[G, A]``: the legal actions of the acting player of every game (none when over)."""
     g = s.num_games
     p = s.num_players
@@ -284,7 +294,7 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
             sel = special[ph == code]
             if sel.size:
                 kinds[sel] = fill(rules, s, sel, hands[sel])
-        if rules.multi_play != "none":
+        if rules.multi_play != MultiPlay.NONE:
             follow = np.where(phase == MULTI, top, -1)
     kinds = finish_allowed(rules, kinds, sizes)
     mask[:, :NUM_COLORED_KINDS] = kinds[:, :NUM_COLORED_KINDS]
@@ -295,7 +305,7 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
     turn = phase == TURN
     mask[:, DRAW] = (turn & (rules.draw_when_playable | ~any_play)) | (phase == RESPOND)
     mask[:, PASS] = (phase == MULTI) | (phase == REACT)
-    if rules.draw_rule != "until_playable_must_play":
+    if rules.draw_rule != DrawRule.UNTIL_PLAYABLE_MUST_PLAY:
         mask[:, PASS] |= phase == AFTER_DRAW
     if rules.challenge:
         mask[:, CHALLENGE] = (phase == RESPOND) & (s.attacker >= 0)
@@ -314,13 +324,13 @@ def legal_mask(rules: Rules, s: State) -> np.ndarray:
     return mask
 
 
-def _forced(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+def _forced(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
     kinds = MATCH[s.prev_color[games].astype(np.int64), s.prev_top[games]] & s.hidden[games]
     kinds[:, WD4] = False
     return kinds & (hands > 0)
 
 
-def _responses(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+def _responses(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
     if not tables(rules).can_stack:
         return np.zeros(hands.shape, bool)
     return response_kinds(rules, hands, s.top[games].astype(np.int64),
@@ -328,11 +338,11 @@ def _responses(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> 
                           s.chain_last[games])
 
 
-def _multi(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+def _multi(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
     return tables(rules).compat[s.top[games]] & (hands > 0)
 
 
-def _jumps(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
+def _jumps(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
     kinds = np.zeros(hands.shape, bool)
     if rules.jump_in:
         top = s.top[games].astype(np.int64)
@@ -341,7 +351,7 @@ def _jumps(rules: Rules, s: State, games: np.ndarray, hands: np.ndarray) -> np.n
     return kinds
 
 
-def _targets_and_dobon(rules: Rules, s: State, mask: np.ndarray, games: np.ndarray,
+def _targets_and_dobon(rules: RuleCodes, s: State, mask: np.ndarray, games: np.ndarray,
                        phase: np.ndarray) -> None:
     p = s.num_players
     sel = games[phase == CHOOSE_TARGET]

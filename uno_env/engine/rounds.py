@@ -11,13 +11,13 @@ from ..cards import (
     POINTS_TABLES,
     SYM_REVERSE,
 )
-from ..rules import Rules
+from .codes import FirstPlayer, Reward, RuleCodes, Scoring, option_value
 from .deal import choose_dealer, deal, flip_first_card
-from .effects import advance, reset_chain, seat_after, start_turn, tally
+from .effects import advance, clear_tally, reset_chain, seat_after, start_turn, tally
 from .state import CHOOSE_COLOR, State, where
 
 
-def new_round(rules: Rules, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
+def new_round(rules: RuleCodes, s: State, games: np.ndarray, first_round: np.ndarray) -> None:
     """Choose the dealer, deal, and open the round."""
     choose_dealer(rules, s, games, first_round)
     deal(rules, s, games)
@@ -42,8 +42,7 @@ def clear_round(s: State, games: np.ndarray) -> None:
     s.place[games] = -1
     s.num_out[games] = 0
     s.num_eliminated[games] = 0
-    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-        field[games] = 0
+    clear_tally(s, games)
     s.targeted[games] = False
     s.chain_first[games] = -1
     s.chain_last[games] = -1
@@ -59,7 +58,7 @@ def clear_round(s: State, games: np.ndarray) -> None:
     s.wd4_after_draw[games] = False
 
 
-def open_round(rules: Rules, s: State, games: np.ndarray) -> None:
+def open_round(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """Flip the first card and apply it as if the player before the starter had played it.
 
     A wild turned up (other than a Wild Draw Four, which is returned) lets the
@@ -70,33 +69,34 @@ def open_round(rules: Rules, s: State, games: np.ndarray) -> None:
     wild = IS_WILD[top]
     s.color[games] = np.where(wild, 0, KIND_COLOR[top])
     dealer = s.dealer[games]
-    virtual = dealer if rules.first_player == "left_of_dealer" else (dealer - 1) % rules.num_players
+    left = rules.first_player == FirstPlayer.LEFT_OF_DEALER
+    virtual = dealer if left else (dealer - 1) % rules.num_players
     acts = where(~wild)   # a wild turned up has no effect but the color choice
     tally(rules, s, games[acts], top[acts], np.ones(acts.size, bool))
     advance(rules, s, games, virtual, first_card=True)
     w = where(wild)
     if w.size:
-        start_turn(s, games[w], seat_after(s, games[w], virtual[w]))
+        start_turn(s, games[w], seat_after(rules, s, games[w], virtual[w]))
         s.phase[games[w]] = CHOOSE_COLOR
     reverse = where(KIND_SYMBOL[top] == SYM_REVERSE)
     start_turn(s, games[reverse], virtual[reverse])
 
 
-def score_rounds(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
+def score_round(rules: RuleCodes, s: State, games: np.ndarray) -> np.ndarray:
     """Points of the round just ended in each listed game, ``int[n, P]``."""
     n, p = games.size, rules.num_players
     ar = np.arange(n)
     winner = s.round_winner[games]
     points = np.zeros((n, p), np.int32)
-    if rules.scoring == "none":
+    if rules.scoring == Scoring.NONE:
         return points
-    if rules.scoring == "rank":   # seats sharing places share their points (rounded down)
+    if rules.scoring == Scoring.RANK:   # seats sharing places share their points (rounded down)
         place, ties = s.place[games], shared_places(s.place[games])
         return ((2 * (p - 1 - place) - (ties - 1)) // 2).astype(np.int32)
-    if rules.scoring == "card_count":
+    if rules.scoring == Scoring.CARD_COUNT:
         left = s.hand_size[games].astype(np.int32)
     else:
-        table = POINTS_TABLES[rules.points].astype(np.int32)
+        table = POINTS_TABLES[option_value("points", rules.points)].astype(np.int32)
         left = (s.hands[games].astype(np.int32) * table).sum(-1)
     left[ar, winner] = 0
     if rules.teams:
@@ -104,7 +104,7 @@ def score_rounds(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
     loser = s.dobon_loser[games]
     doubled = where(loser >= 0)
     left[doubled, loser[doubled]] *= 2
-    if rules.scoring == "zero_sum":
+    if rules.scoring == Scoring.ZERO_SUM:
         points -= left
     points[ar, winner] = left.sum(1)
     if rules.feed_penalty:
@@ -121,11 +121,11 @@ def shared_places(place: np.ndarray) -> np.ndarray:
     return (place[:, :, None] == place[:, None, :]).sum(axis=2)
 
 
-def episode_rewards(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
+def episode_rewards(rules: RuleCodes, s: State, games: np.ndarray) -> np.ndarray:
     """``float32[n, P]`` rewards when episodes end (``reward`` option "win" or "rank")."""
     p = rules.num_players
     winner = s.winner[games]
-    if rules.reward == "rank":   # seats sharing places share their rewards
+    if rules.reward == Reward.RANK:   # seats sharing places share their rewards
         place = s.place[games] + (shared_places(s.place[games]) - 1) / 2.0
         return (1.0 - 2.0 * place / (p - 1)).astype(np.float32)
     if rules.teams:
@@ -136,19 +136,18 @@ def episode_rewards(rules: Rules, s: State, games: np.ndarray) -> np.ndarray:
     return out
 
 
-def end_rounds(rules: Rules, s: State, games: np.ndarray, rewards: np.ndarray) -> None:
+def end_round(rules: RuleCodes, s: State, games: np.ndarray, rewards: np.ndarray) -> None:
     """Score the rounds that ended, then end each episode or deal the next round of a match.
 
     A draw still pending (a round ended by Dobon or by the last elimination) is void.
     """
     reset_chain(s, games)
-    for field in (s.turn_draw, s.turn_reverse, s.turn_skip):
-        field[games] = 0
-    points = score_rounds(rules, s, games)
+    clear_tally(s, games)
+    points = score_round(rules, s, games)
     s.round_points[games] = points
     s.scores[games] += points
     s.rounds_played[games] += 1
-    if rules.reward == "points":
+    if rules.reward == Reward.POINTS:
         rewards[games] += points
     if rules.match:
         over = s.scores[games].max(1) >= rules.target_score
@@ -160,7 +159,7 @@ def end_rounds(rules: Rules, s: State, games: np.ndarray, rewards: np.ndarray) -
     if done.size:
         s.done[done] = True
         s.winner[done] = s.scores[done].argmax(1) if rules.match else s.round_winner[done]
-        if rules.reward != "points":
+        if rules.reward != Reward.POINTS:
             rewards[done] += episode_rewards(rules, s, done)
     more = games[~over]
     if more.size:

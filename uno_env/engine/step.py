@@ -5,23 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import (
-    ACTION_COLOR,
-    ACTION_KIND,
-    ACTION_TARGET,
-    CATCH,
-    CHALLENGE,
-    COLOR_BASE,
-    DOBON,
-    DRAW,
-    NUM_ACTIONS,
-    NUM_COLORS,
-    PASS,
-    TARGET_BASE,
-    UNO,
-)
+from ..actions import ACTION_COLOR, ACTION_KIND, ACTION_TARGET, COLOR_BASE
 from ..cards import IS_NUMBER, KIND_ID
-from ..rules import Rules
+from .codes import (
+    CLOSES_CATCH,
+    DECISION_OF_ACTION,
+    ChallengeGuilty,
+    Decision,
+    DrawRule,
+    FinishOnAction,
+    RuleCodes,
+    Wd4Restriction,
+)
 from .deal import draw_cards, draw_one, draw_until
 from .effects import (
     advance,
@@ -44,34 +39,36 @@ from .state import AFTER_DRAW, FORCED_PLAY, MULTI, REACT, RESPOND, TURN, State, 
 WD4 = KIND_ID["WD4"]
 
 
-def draw_voluntary(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def draw_voluntary(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     """A turn's draw under the ``draw_rule`` option."""
     s.drew_on[games, player, s.color[games]] = True
-    if rules.finish_on_action != "allowed":
-        stuck = _stuck_on_action(s, games, player)
+    if rules.finish_on_action != FinishOnAction.ALLOWED:
+        stuck = stuck_on_action(s, games, player)
         if stuck.any():  # may not finish on an action card: draw instead, turn over
             i = where(stuck)
-            draw_cards(s, games[i], player[i], 1 if rules.finish_on_action.endswith("1") else 2)
+            one = rules.finish_on_action == FinishOnAction.FORBIDDEN_DRAW1
+            draw_cards(s, games[i], player[i], 1 if one else 2)
             end_turn(rules, s, games[i], player[i])
             games, player = games[~stuck], player[~stuck]
-    exact = rules.wd4_bluff or rules.wd4_restriction == "none"
-    if rules.draw_rule.startswith("until_playable") and exact:
+    exact = rules.wd4_bluff or rules.wd4_restriction == Wd4Restriction.NONE
+    until = rules.draw_rule in (DrawRule.UNTIL_PLAYABLE_MAY_PLAY, DrawRule.UNTIL_PLAYABLE_MUST_PLAY)
+    if until and exact:
         wanted = MATCH[s.color[games].astype(np.int64), s.top[games]]
         kind = draw_until(s, games, player, wanted)
         found = kind >= 0
     else:
         kind = draw_one(s, games, player)
-        found = _drawn_playable(rules, s, games, player, kind)
-    if rules.draw_rule.startswith("until_playable") and not exact:
+        found = drawn_playable(rules, s, games, player, kind)
+    if until and not exact:
         # whether a drawn Wild Draw Four may be played depends on the hand: card by card
         looking = where(~found & (kind >= 0))
         while looking.size:
             k = draw_one(s, games[looking], player[looking])
             kind[looking] = k
-            hit = _drawn_playable(rules, s, games[looking], player[looking], k)
+            hit = drawn_playable(rules, s, games[looking], player[looking], k)
             found[looking] = hit
             looking = looking[~hit & (k >= 0)]
-    if rules.draw_rule == "one_then_pass":
+    if rules.draw_rule == DrawRule.ONE_THEN_PASS:
         may_play = np.zeros(games.size, bool)
     elif rules.play_any_after_draw:
         hands = s.hands[games, player]
@@ -86,7 +83,7 @@ def draw_voluntary(rules: Rules, s: State, games: np.ndarray, player: np.ndarray
         end_turn(rules, s, games[stop], player[stop])
 
 
-def _stuck_on_action(s: State, games: np.ndarray, player: np.ndarray) -> np.ndarray:
+def stuck_on_action(s: State, games: np.ndarray, player: np.ndarray) -> np.ndarray:
     """The player's last card is a matching action or wild card they may not finish on."""
     hands = s.hands[games, player]
     last = hands.argmax(axis=1)
@@ -94,22 +91,22 @@ def _stuck_on_action(s: State, games: np.ndarray, player: np.ndarray) -> np.ndar
     return (s.hand_size[games, player] == 1) & ~IS_NUMBER[last] & matches
 
 
-def _drawn_playable(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+def drawn_playable(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
                     kind: np.ndarray) -> np.ndarray:
     """Whether each drawn card (-1: none) may be played at once."""
     ok = (kind >= 0) & MATCH[s.color[games], s.top[games], np.maximum(kind, 0)]
-    if not rules.wd4_bluff and rules.wd4_restriction != "none":
+    if not rules.wd4_bluff and rules.wd4_restriction != Wd4Restriction.NONE:
         check = where(ok & (kind == WD4))
         if check.size:
             g, p = games[check], player[check]
             legal = playable(rules, s.hands[g, p], s.top[g], s.color[g].astype(np.int64))
             ok[check] = legal[:, WD4]
-    if rules.finish_on_action != "allowed":
+    if rules.finish_on_action != FinishOnAction.ALLOWED:
         ok &= IS_NUMBER[np.maximum(kind, 0)] | (s.hand_size[games, player] != 1)
     return ok
 
 
-def challenge(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def challenge(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     """The acting player challenges the Wild Draw Four just played on them."""
     guilty = s.wd4_guilty[games]
     attacker = s.attacker[games]
@@ -124,7 +121,7 @@ def challenge(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> 
     if not caught.size:
         return
     g, a, owed = games[caught], attacker[caught], pending[caught]
-    retract = (retractable(s, g) if rules.challenge_guilty == "retract"
+    retract = (retractable(s, g) if rules.challenge_guilty == ChallengeGuilty.RETRACT
                else np.zeros(g.size, bool))
     keep = where(~retract)
     if keep.size:   # the offender draws the penalty, the challenger takes a normal turn
@@ -156,14 +153,7 @@ def retractable(s: State, games: np.ndarray) -> np.ndarray:
     return s.discard[games, prev] > (prev == WD4)
 
 
-def catch(rules: Rules, s: State, games: np.ndarray) -> None:
-    """The offender who did not call UNO draws the penalty; the catcher then acts as normal."""
-    offender = s.uno_offender[games]
-    draw_cards(s, games, offender, rules.uno_penalty)
-    s.uno_offender[games] = -1
-
-
-def play(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, actions: np.ndarray
+def play(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, actions: np.ndarray
          ) -> None:
     """Lay a card: a normal play, an answer to a penalty, a multi-play card or a jump-in."""
     jump = where(s.phase[games] == REACT)
@@ -174,7 +164,7 @@ def play(rules: Rules, s: State, games: np.ndarray, player: np.ndarray, actions:
         ACTION_COLOR[actions].astype(np.int8))
 
 
-def pass_turn(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def pass_turn(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     """``pass``: keep the drawn card, end a multi-play, or decline a reaction."""
     phase = s.phase[games]
     for code, handler in ((AFTER_DRAW, end_turn), (MULTI, finish_laying),
@@ -184,7 +174,7 @@ def pass_turn(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> 
             handler(rules, s, games[i], player[i])
 
 
-def _decline_reaction(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def _decline_reaction(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     laid_by = s.react_from[games]
     offered = offer_reaction(rules, s, games, laid_by, player)
     rest = where(~offered)
@@ -192,7 +182,14 @@ def _decline_reaction(rules: Rules, s: State, games: np.ndarray, player: np.ndar
         advance(rules, s, games[rest], laid_by[rest])
 
 
-def choose_color(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+def catch(rules: RuleCodes, s: State, games: np.ndarray) -> None:
+    """The offender who did not call UNO draws the penalty; the catcher then acts as normal."""
+    offender = s.uno_offender[games]
+    draw_cards(s, games, offender, rules.uno_penalty)
+    s.uno_offender[games] = -1
+
+
+def choose_color(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
                  actions: np.ndarray) -> None:
     color = (actions - COLOR_BASE).astype(np.int8)
     spin = s.roulette[games]
@@ -205,62 +202,48 @@ def choose_color(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
     s.phase[games[i]] = TURN
 
 
-def choose_target(rules: Rules, s: State, games: np.ndarray, player: np.ndarray,
+def choose_target(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
                   actions: np.ndarray) -> None:
-    target = (player + ACTION_TARGET[actions]) % s.num_players
+    target = (player + ACTION_TARGET[actions]) % rules.num_players
     swap_hands(s, games, player, target)
     s.targeted[games] = True
     advance(rules, s, games, player)
 
 
-def call_uno(rules: Rules, s: State, games: np.ndarray, player: np.ndarray) -> None:
+def call_uno(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     s.uno_called[games] = True
 
 
-def _decision_codes() -> np.ndarray:
-    """Which handler takes each action id (index into ``HANDLERS``)."""
-    code = np.zeros(NUM_ACTIONS, np.int64)   # 0: play a card
-    code[DRAW], code[PASS], code[CHALLENGE], code[CATCH] = 1, 3, 4, 5
-    code[DOBON], code[UNO] = 6, 9
-    code[COLOR_BASE:COLOR_BASE + NUM_COLORS] = 7
-    code[TARGET_BASE:] = 8
-    return code
+#: The function that applies each decision (the compiled ``apply_action`` branches alike).
+HANDLERS = {
+    Decision.PLAY: lambda r, s, g, p, a: play(r, s, g, p, a),
+    Decision.DRAW: lambda r, s, g, p, a: draw_voluntary(r, s, g, p),
+    Decision.ACCEPT: lambda r, s, g, p, a: take_penalty(r, s, g, p),
+    Decision.PASS: lambda r, s, g, p, a: pass_turn(r, s, g, p),
+    Decision.CHALLENGE: lambda r, s, g, p, a: challenge(r, s, g, p),
+    Decision.CATCH: lambda r, s, g, p, a: catch(r, s, g),
+    Decision.DOBON: lambda r, s, g, p, a: dobon(s, g, p),
+    Decision.CHOOSE_COLOR: lambda r, s, g, p, a: choose_color(r, s, g, p, a),
+    Decision.CHOOSE_TARGET: lambda r, s, g, p, a: choose_target(r, s, g, p, a),
+    Decision.CALL_UNO: lambda r, s, g, p, a: call_uno(r, s, g, p),
+}
 
 
-DECISION_CODE = _decision_codes()
-ACCEPT_CODE = 2   # "draw" while a penalty is pending
-HANDLERS = (
-    lambda r, s, g, p, a: play(r, s, g, p, a),
-    lambda r, s, g, p, a: draw_voluntary(r, s, g, p),
-    lambda r, s, g, p, a: take_penalty(r, s, g, p),
-    lambda r, s, g, p, a: pass_turn(r, s, g, p),
-    lambda r, s, g, p, a: challenge(r, s, g, p),
-    lambda r, s, g, p, a: catch(r, s, g),
-    lambda r, s, g, p, a: dobon(r, s, g, p),
-    lambda r, s, g, p, a: choose_color(r, s, g, p, a),
-    lambda r, s, g, p, a: choose_target(r, s, g, p, a),
-    lambda r, s, g, p, a: call_uno(r, s, g, p),
-)
-#: Decisions that play a card or take one from the pile (by their code: play, draw,
-#: accept, challenge): they close the window in which a missing UNO call may be caught.
-CLOSES_CATCH = np.isin(np.arange(len(HANDLERS)), (0, 1, ACCEPT_CODE, 4))
-
-
-def apply_actions(rules: Rules, s: State, games: np.ndarray, actions: np.ndarray) -> None:
+def apply_actions(rules: RuleCodes, s: State, games: np.ndarray, actions: np.ndarray) -> None:
     """Apply one legal decision in each listed game, one handler per kind of decision."""
     player = s.current[games]
-    code = DECISION_CODE[actions]
-    close = (s.uno_offender[games] >= 0) & CLOSES_CATCH[code]
+    decision = DECISION_OF_ACTION[actions]
+    close = (s.uno_offender[games] >= 0) & CLOSES_CATCH[decision]
     if close.any():   # a card played or taken from the pile closes the catch window
         s.uno_offender[games[close]] = -1
-    code[(code == 1) & (s.phase[games] == RESPOND)] = ACCEPT_CODE
-    present = np.bincount(code, minlength=len(HANDLERS)).nonzero()[0]
-    for c in present:
+    decision[(decision == Decision.DRAW) & (s.phase[games] == RESPOND)] = Decision.ACCEPT
+    present = np.bincount(decision, minlength=len(Decision)).nonzero()[0]
+    for d in present:
         if present.size == 1:
-            HANDLERS[c](rules, s, games, player, actions)
+            HANDLERS[Decision(d)](rules, s, games, player, actions)
         else:
-            i = where(code == c)
-            HANDLERS[c](rules, s, games[i], player[i], actions[i])
+            i = where(decision == d)
+            HANDLERS[Decision(d)](rules, s, games[i], player[i], actions[i])
     if rules.mercy_limit:
         eliminate(rules, s, games)
     hand_size = s.hand_size[games, np.maximum(s.uno_offender[games], 0)]

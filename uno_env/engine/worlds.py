@@ -25,6 +25,7 @@ import numpy as np
 
 from ..cards import DECKS, NUM_KINDS
 from ..rules import Rules
+from .codes import rule_codes
 from .legal import MATCH, wd4_permitted
 from .rng import seed_key
 from .state import RESPOND, State
@@ -110,7 +111,7 @@ def _judge_challenge(rules: Rules, worlds: State) -> None:
     hands = worlds.hands[:, attacker].astype(np.int64)
     color = worlds.prev_color.astype(np.int64)
     matching = MATCH[color, worlds.prev_top] & (hands > 0)
-    worlds.wd4_guilty[:] = ~wd4_permitted(rules, hands, matching, color)
+    worlds.wd4_guilty[:] = ~wd4_permitted(rule_codes(rules), hands, matching, color)
 
 
 def concat_states(states: list[State]) -> State:

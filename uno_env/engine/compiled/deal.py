@@ -1,6 +1,6 @@
 """Random numbers, shuffling, drawing and dealing for one game (twin of ``engine/deal.py``).
 
-Every function takes the state ``s``, the rules ``r`` and a game index ``g``, and
+Every function takes the rules, the state ``s`` and a game index ``g`` (in that order), and
 draws the same random numbers, in the same order, as the numpy engine.
 """
 
@@ -10,9 +10,9 @@ import numpy as np
 from numba import njit
 
 from ...cards import IS_NUMBER, KIND_ID, NUM_KINDS
+from ..codes import Dealer, FirstCard
 from ..deal import HAND_SIZE
 from ..rng import _M1, _M2, GOLDEN
-from .layout import DEALER_RANDOM, DEALER_ROTATE, FIRST_CARD_BURY, FIRST_CARD_OFFICIAL
 
 WD4 = KIND_ID["WD4"]
 _ONE = np.uint64(1)
@@ -83,73 +83,73 @@ def reshuffle(s, g):
 
 
 @njit(cache=True)
-def draw_one(s, g, p):
-    """Seat ``p`` draws one card; returns its kind (-1: every other card is in a hand)."""
+def draw_one(s, g, player):
+    """Seat ``player`` draws one card; returns its kind (-1: every other card is in a hand)."""
     if s.deck_pos[g] >= s.deck_len[g]:
         reshuffle(s, g)
     if s.deck_pos[g] >= s.deck_len[g]:
         return -1
     kind = np.int64(s.deck[g, s.deck_pos[g]])
     s.deck_pos[g] += 1
-    s.hands[g, p, kind] += 1
-    s.hand_size[g, p] += 1
+    s.hands[g, player, kind] += 1
+    s.hand_size[g, player] += 1
     return kind
 
 
 @njit(cache=True)
-def draw_cards(s, g, p, n):
-    """Seat ``p`` draws ``n`` cards, or as many as are left."""
+def draw_cards(s, g, player, n):
+    """Seat ``player`` draws ``n`` cards, or as many as are left."""
     for _ in range(n):
-        if draw_one(s, g, p) < 0:
+        if draw_one(s, g, player) < 0:
             return
 
 
 @njit(cache=True)
-def draw_until(s, g, p, wanted):
+def draw_until(s, g, player, wanted):
     """Draw until a card whose kind is ``wanted[K]`` shows; returns it, or -1."""
     while True:
-        kind = draw_one(s, g, p)
+        kind = draw_one(s, g, player)
         if kind < 0 or wanted[kind]:
             return kind
 
 
 @njit(cache=True)
-def choose_dealer(s, r, g, first_round):
-    rand = random_below(s, g, r.num_players)
-    if r.dealer == DEALER_RANDOM or first_round:
+def choose_dealer(rules, s, g, first_round):
+    rand = random_below(s, g, rules.num_players)
+    if rules.dealer == Dealer.RANDOM or first_round:
         s.dealer[g] = rand
-    elif r.dealer == DEALER_ROTATE:
-        s.dealer[g] = (s.dealer[g] + 1) % r.num_players
+    elif rules.dealer == Dealer.ROTATE:
+        s.dealer[g] = (s.dealer[g] + 1) % rules.num_players
     else:  # previous winner
         s.dealer[g] = s.round_winner[g] if s.round_winner[g] >= 0 else rand
 
 
 @njit(cache=True)
-def deal(s, r, g):
+def deal(rules, s, g):
     """Shuffle the full deck and deal seven cards to every seat."""
-    write_shuffled(s, g, r.deck_counts, 0)
+    write_shuffled(s, g, rules.deck_counts, 0)
     hands = s.hands[g]
     deck = s.deck[g]
     hands[:] = 0
-    for p in range(r.num_players):
+    for p in range(rules.num_players):
         for i in range(HAND_SIZE):
             hands[p, deck[p * HAND_SIZE + i]] += 1
         s.hand_size[g, p] = HAND_SIZE
-    s.deck_pos[g] = r.num_players * HAND_SIZE
+    s.deck_pos[g] = rules.num_players * HAND_SIZE
     s.discard[g, :] = 0
 
 
 @njit(cache=True)
-def flip_first_card(s, r, g):
+def flip_first_card(rules, s, g):
     """Turn the first discard over under the ``first_card`` option (see ``deal.py``)."""
     pos = np.int64(s.deck_pos[g])
     first = 0
     for j in range(pos, s.deck_len[g]):
         kind = s.deck[g, j]
-        if (kind != WD4) if r.first_card == FIRST_CARD_OFFICIAL else IS_NUMBER[kind]:
+        if (kind != WD4) if rules.first_card == FirstCard.OFFICIAL else IS_NUMBER[kind]:
             first = j
             break
-    if r.first_card == FIRST_CARD_BURY:
+    if rules.first_card == FirstCard.BURY_NON_NUMBER:
         for j in range(pos, first):
             s.discard[g, s.deck[g, j]] += 1
         pos = first

@@ -20,6 +20,7 @@ from ...cards import (
     SYM_DISCARD_ALL,
     SYM_SKIP_ALL,
 )
+from ..codes import End, FinishOnAction, MultiPlay, MultiSkip, RouletteColor, StackSkip
 from ..effects import (
     IS_REVERSE_EFFECT,
     IS_SKIP,
@@ -32,25 +33,16 @@ from ..effects import (
 from ..legal import COLOR_OF
 from ..state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN
 from .deal import draw_cards, draw_until, shuffle_order, write_shuffled
-from .layout import (
-    END_FIRST_OUT,
-    END_LAST_STANDING,
-    FINISH_ALLOWED,
-    MULTI_NONE,
-    MULTI_SKIP_EACH,
-    ROULETTE_PLAYER,
-    STACK_SKIP_PASS_ON,
-)
 from .legal import can_answer, dobon_eligible, wd4_permitted
 
 # --- seats ------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def seat_toward(s, r, g, player, steps, d):
+def seat_toward(rules, s, g, player, steps, d):
     """The seat ``steps`` turns after ``player`` in direction ``d``, skipping players who
     have left the round."""
-    p = r.num_players
+    p = rules.num_players
     if s.num_out[g] + s.num_eliminated[g] == 0:
         return (player + d * steps) % p
     at = player
@@ -67,13 +59,13 @@ def seat_toward(s, r, g, player, steps, d):
 
 
 @njit(cache=True)
-def seat_after(s, r, g, player, steps):
-    return seat_toward(s, r, g, player, steps, s.direction[g])
+def seat_after(rules, s, g, player, steps):
+    return seat_toward(rules, s, g, player, steps, s.direction[g])
 
 
 @njit(cache=True)
-def active_count(s, r, g):
-    return r.num_players - s.num_out[g] - s.num_eliminated[g]
+def active_count(rules, s, g):
+    return rules.num_players - s.num_out[g] - s.num_eliminated[g]
 
 
 @njit(cache=True)
@@ -85,8 +77,8 @@ def start_turn(s, g, player):
 
 
 @njit(cache=True)
-def end_turn(s, r, g, player):
-    start_turn(s, g, seat_after(s, r, g, player, 1))
+def end_turn(rules, s, g, player):
+    start_turn(s, g, seat_after(rules, s, g, player, 1))
 
 
 @njit(cache=True)
@@ -107,12 +99,12 @@ def clear_tally(s, g):
 # --- stage 1: laying cards --------------------------------------------------------------------
 
 @njit(cache=True)
-def lay(s, r, g, player, kind, chosen):
+def lay(rules, s, g, player, kind, chosen):
     """``player`` lays ``kind`` (a wild as color ``chosen``) and the play goes on."""
     phase = s.phase[g]
     first = phase != MULTI
-    if r.challenge:
-        note_wd4(s, r, g, player, kind, first)
+    if rules.challenge:
+        note_wd4(rules, s, g, player, kind, first)
     if first:
         s.fed[g] = s.top_player[g]
     remember_play(s, g, player, kind, chosen)
@@ -122,18 +114,19 @@ def lay(s, r, g, player, kind, chosen):
     s.top[g] = kind
     s.top_player[g] = player
     s.color[g] = chosen if IS_WILD[kind] else KIND_COLOR[kind]
-    if r.has_discard_all and KIND_SYMBOL[kind] == SYM_DISCARD_ALL:
+    if rules.has_discard_all and KIND_SYMBOL[kind] == SYM_DISCARD_ALL:
         discard_color(s, g, player, KIND_COLOR[kind])
-    tally(s, r, g, kind, first)
-    if r.multi_play == MULTI_NONE:
-        finish_laying(s, r, g, player)
+    tally(rules, s, g, kind, first)
+    if rules.multi_play == MultiPlay.NONE:
+        finish_laying(rules, s, g, player)
         return
     more = False
     size = s.hand_size[g, player]
     # going out on several cards needs the UNO call under uno_to_finish
-    last_needs_call = r.uno_to_finish and r.uno_penalty > 0 and size == 1 and not s.uno_called[g]
+    last_needs_call = (rules.uno_to_finish and rules.uno_penalty > 0 and size == 1
+                       and not s.uno_called[g])
     if phase != REACT and size > 0 and not last_needs_call:
-        compat = r.compat[kind]
+        compat = rules.compat[kind]
         hand = s.hands[g, player]
         for k in range(NUM_KINDS):
             if compat[k] and hand[k] > 0:
@@ -142,17 +135,17 @@ def lay(s, r, g, player, kind, chosen):
     if more:
         s.phase[g] = MULTI
     else:
-        finish_laying(s, r, g, player)
+        finish_laying(rules, s, g, player)
 
 
 @njit(cache=True)
-def tally(s, r, g, kind, first):
+def tally(rules, s, g, kind, first):
     """Add the effect of ``kind`` to the turn's tally, and to the draw chain."""
-    skip = IS_SKIP[kind] or (IS_REVERSE_EFFECT[kind] and active_count(s, r, g) == 2
+    skip = IS_SKIP[kind] or (IS_REVERSE_EFFECT[kind] and active_count(rules, s, g) == 2
                              and s.pending[g] == 0)
     if first:
         s.targeted[g] = False
-    if r.multi_effects_add:
+    if rules.multi_effects_add:
         if first:
             clear_tally(s, g)
         s.turn_draw[g] += DRAW_VALUE[kind]
@@ -169,7 +162,7 @@ def tally(s, r, g, kind, first):
 
 
 @njit(cache=True)
-def note_wd4(s, r, g, player, kind, first):
+def note_wd4(rules, s, g, player, kind, first):
     """Remember whether a Wild Draw Four broke its restriction, for a challenge."""
     s.attacker[g] = -1
     if kind != WD4:
@@ -177,10 +170,11 @@ def note_wd4(s, r, g, player, kind, first):
     if first:
         color = np.int64(s.color[g])
         top = np.int64(s.top[g])
-        s.wd4_guilty[g] = not wd4_permitted(r, s.hands[g, player], color, top)
+        s.wd4_guilty[g] = not wd4_permitted(rules, s.hands[g, player], rules.matches[color, top],
+                                            color)
         s.prev_top[g] = top
         s.prev_color[g] = color
-    if s.pending[g] == 0 or r.challenge_on_stack:
+    if s.pending[g] == 0 or rules.challenge_on_stack:
         s.attacker[g] = player
 
 
@@ -208,21 +202,21 @@ def discard_color(s, g, player, color):
 # --- stage 2: the UNO call and reactions ------------------------------------------------------
 
 @njit(cache=True)
-def finish_laying(s, r, g, player):
+def finish_laying(rules, s, g, player):
     """The turn's cards are down: check the UNO call, offer reactions, then advance."""
-    if r.uno_penalty > 0 and s.hand_size[g, player] == 1 and not s.uno_called[g]:
+    if rules.uno_penalty > 0 and s.hand_size[g, player] == 1 and not s.uno_called[g]:
         s.uno_offender[g] = player
     s.uno_called[g] = False
-    if (r.jump_in or r.dobon) and offer_reaction(s, r, g, player, player):
+    if (rules.jump_in or rules.dobon) and offer_reaction(rules, s, g, player, player):
         return
-    advance(s, r, g, player, False)
+    advance(rules, s, g, player, False)
 
 
 @njit(cache=True)
-def offer_reaction(s, r, g, laid_by, after):
+def offer_reaction(rules, s, g, laid_by, after):
     """Offer a reaction to the next eligible seat after ``after`` (before ``laid_by``);
     returns whether one is offered."""
-    p = r.num_players
+    p = rules.num_players
     d = s.direction[g]
     dist = ((laid_by - after) * d) % p
     if dist == 0:
@@ -231,8 +225,8 @@ def offer_reaction(s, r, g, laid_by, after):
     hands = s.hands[g]
     sizes = s.hand_size[g]
     active = s.active[g]
-    jump_in = r.jump_in
-    finish_any = r.finish_on_action == FINISH_ALLOWED
+    jump_in = rules.jump_in
+    finish_any = rules.finish_on_action == FinishOnAction.ALLOWED
     for k in range(1, dist):
         seat = (after + d * k) % p
         if seat == laid_by or not active[seat]:
@@ -242,7 +236,7 @@ def offer_reaction(s, r, g, laid_by, after):
             ok = hands[seat, top] > 0 and not IS_WILD[top] and sizes[laid_by] > 0
             if not finish_any:
                 ok = ok and (sizes[seat] != 1 or IS_NUMBER[top])
-        if r.dobon:
+        if rules.dobon:
             ok = ok or dobon_eligible(hands[seat], sizes[seat], top)
         if ok:
             s.current[g] = seat
@@ -255,11 +249,11 @@ def offer_reaction(s, r, g, laid_by, after):
 
 
 @njit(cache=True)
-def fold_turn(s, r, g):
+def fold_turn(rules, s, g):
     """A jump-in takes over the turn: the jumped card's effect is cancelled, its draws stay
     only where the rules let that card be stacked on itself (see ``effects.fold_turn``)."""
     top = s.top[g]
-    if r.respond[top, top]:
+    if rules.respond[top, top]:
         s.pending[g] += s.turn_draw[g]
     clear_tally(s, g)
 
@@ -280,78 +274,78 @@ def dobon(s, g, player):
 # --- stage 3: the turn's effects --------------------------------------------------------------
 
 @njit(cache=True)
-def advance(s, r, g, player, first_card):
+def advance(rules, s, g, player, first_card):
     """Apply the turn's tally for the cards ``player`` laid, and move to the next decision."""
     top = np.int64(s.top[g])
     out = s.hand_size[g, player] == 0
-    if not first_card and (r.seven_zero or r.in_deck[SWAP]):
+    if not first_card and (rules.seven_zero or rules.in_deck[SWAP]):
         wants = not s.targeted[g] and not out and (
-            top == SWAP or (r.seven_zero and KIND_NUMBER[top] == 7))
+            top == SWAP or (rules.seven_zero and KIND_NUMBER[top] == 7))
         if wants:
             s.current[g] = player
             s.phase[g] = CHOOSE_TARGET
             return
     if s.turn_reverse[g] % 2 == 1:
         s.direction[g] *= -1
-    if not first_card and r.seven_zero and not out and KIND_NUMBER[top] == 0:
-        rotate_hands(s, r, g)
-    if not first_card and r.in_deck[SHUFFLE] and not out and top == SHUFFLE:
-        shuffle_hands(s, r, g, player)
+    if not first_card and rules.seven_zero and not out and KIND_NUMBER[top] == 0:
+        rotate_hands(rules, s, g)
+    if not first_card and rules.in_deck[SHUFFLE] and not out and top == SHUFFLE:
+        shuffle_hands(rules, s, g, player)
     k = np.int64(s.turn_skip[g])
-    offset = 1 if k == 0 else 2 * k if r.multi_skip == MULTI_SKIP_EACH else k + 1
+    offset = 1 if k == 0 else 2 * k if rules.multi_skip == MultiSkip.EACH else k + 1
     responding = s.pending[g] > 0
-    if r.stack_skip == STACK_SKIP_PASS_ON and responding and IS_SKIP[top]:
+    if rules.stack_skip == StackSkip.PASS_ON and responding and IS_SKIP[top]:
         offset = 1
-    if r.has_skip_all and KIND_SYMBOL[top] == SYM_SKIP_ALL:
+    if rules.has_skip_all and KIND_SYMBOL[top] == SYM_SKIP_ALL:
         offset = 0
     total = np.int64(s.pending[g]) + s.turn_draw[g]
-    if r.stack_wild_cancels and responding and top == WILD:
+    if rules.stack_wild_cancels and responding and top == WILD:
         total = 0
     clear_tally(s, g)
     if out:
-        went_out(s, r, g, player, offset, total)
+        went_out(rules, s, g, player, offset, total)
         return
     # an answer's penalty never lands on its player; a fresh one may (a Wild Reverse Draw
     # Four with two players): they draw it at once and the turn passes
-    target = next_seat(s, r, g, player, offset, total if responding else 0)
+    target = next_seat(rules, s, g, player, offset, total if responding else 0)
     if total > 0 and target == player:
         s.pending[g] = total
-        take_penalty(s, r, g, player)
-    elif top == ROULETTE and r.in_deck[ROULETTE]:
+        take_penalty(rules, s, g, player)
+    elif top == ROULETTE and rules.in_deck[ROULETTE]:
         start_turn(s, g, target)
-        if r.roulette_color == ROULETTE_PLAYER:
-            roulette_draw(s, r, g, target, s.color[g])
+        if rules.roulette_color == RouletteColor.PLAYER:
+            roulette_draw(rules, s, g, target, s.color[g])
         else:
             s.phase[g] = CHOOSE_COLOR
             s.roulette[g] = True
     elif total > 0:
-        impose(s, r, g, target, total)
+        impose(rules, s, g, target, total)
     else:
         reset_chain(s, g)
         start_turn(s, g, target)
 
 
 @njit(cache=True)
-def next_seat(s, r, g, player, offset, total):
+def next_seat(rules, s, g, player, offset, total):
     """The seat ``offset`` turns on; a penalty never comes back to the player who laid it."""
-    seat = seat_after(s, r, g, player, offset)
+    seat = seat_after(rules, s, g, player, offset)
     if total > 0 and seat == player:
-        seat = seat_after(s, r, g, player, 1)
+        seat = seat_after(rules, s, g, player, 1)
     return seat
 
 
 @njit(cache=True)
-def impose(s, r, g, victim, total):
+def impose(rules, s, g, victim, total):
     """``victim`` faces a draw penalty: a decision if they can answer it, else drawn at once."""
     start_turn(s, g, victim)
     s.phase[g] = RESPOND
     s.pending[g] = total
     can = s.attacker[g] >= 0 or catchable_by(s, g, victim)
-    if not can and r.can_stack:
-        can = can_answer(r, s.hands[g, victim], s.hand_size[g, victim], np.int64(s.top[g]),
+    if not can and rules.can_stack:
+        can = can_answer(rules, s.hands[g, victim], s.hand_size[g, victim], np.int64(s.top[g]),
                          np.int64(s.color[g]), s.chain_first[g], s.chain_last[g])
     if not can:
-        take_penalty(s, r, g, victim)
+        take_penalty(rules, s, g, victim)
 
 
 @njit(cache=True)
@@ -362,42 +356,42 @@ def catchable_by(s, g, player):
 
 
 @njit(cache=True)
-def take_penalty(s, r, g, victim):
+def take_penalty(rules, s, g, victim):
     """The victim draws the whole pending total and loses the turn."""
     draw_cards(s, g, victim, s.pending[g])
     reset_chain(s, g)
-    end_turn(s, r, g, victim)
+    end_turn(rules, s, g, victim)
 
 
 @njit(cache=True)
-def went_out(s, r, g, player, offset, total):
+def went_out(rules, s, g, player, offset, total):
     """``player`` has no cards left: the target of the last card still draws its penalty."""
-    target = next_seat(s, r, g, player, offset, total)
+    target = next_seat(rules, s, g, player, offset, total)
     if total > 0:
         draw_cards(s, g, target, total)
     reset_chain(s, g)
-    if r.end == END_FIRST_OUT:
+    if rules.end == End.FIRST_OUT:
         s.round_winner[g] = player
         s.phase[g] = ROUND_END
         return
     s.place[g, player] = s.num_out[g]
     s.num_out[g] += 1
     s.active[g, player] = False
-    if active_count(s, r, g) <= 1:
-        close_last_standing(s, r, g, False)
+    if active_count(rules, s, g) <= 1:
+        close_last_standing(rules, s, g, False)
         return
     nxt = target
     if total > 0 or not s.active[g, nxt]:
-        nxt = seat_after(s, r, g, nxt, 1)
+        nxt = seat_after(rules, s, g, nxt, 1)
     start_turn(s, g, nxt)
 
 
 @njit(cache=True)
-def close_last_standing(s, r, g, shared):
+def close_last_standing(rules, s, g, shared):
     """Give the players still in the round the next places (the same one when ``shared``:
     see ``effects.close_last_standing``), and end it."""
     first = s.num_out[g]
-    for seat in range(r.num_players):
+    for seat in range(rules.num_players):
         if s.active[g, seat]:
             s.place[g, seat] = first if shared else s.num_out[g]
             s.num_out[g] += 1
@@ -425,14 +419,14 @@ def swap_hands(s, g, a, b):
 
 
 @njit(cache=True)
-def rotate_hands(s, r, g):
+def rotate_hands(rules, s, g):
     """Every hand passes to the next player in the current direction."""
     hands = s.hands[g].copy()
     sizes = s.hand_size[g].copy()
     drew_on = s.drew_on[g].copy()
-    for seat in range(r.num_players):
+    for seat in range(rules.num_players):
         if s.active[g, seat]:
-            to = seat_after(s, r, g, seat, 1)
+            to = seat_after(rules, s, g, seat, 1)
             for k in range(NUM_KINDS):
                 s.hands[g, to, k] = hands[seat, k]
             s.hand_size[g, to] = sizes[seat]
@@ -441,9 +435,9 @@ def rotate_hands(s, r, g):
 
 
 @njit(cache=True)
-def shuffle_hands(s, r, g, player):
+def shuffle_hands(rules, s, g, player):
     """Wild Shuffle Hands: gather every hand, shuffle, deal one by one from the player's left."""
-    p = r.num_players
+    p = rules.num_players
     total = 0
     for seat in range(p):
         total += s.hand_size[g, seat]
@@ -455,11 +449,11 @@ def shuffle_hands(s, r, g, player):
             for _ in range(s.hands[g, seat, k]):
                 by_kind[i] = k
                 i += 1
-    live = active_count(s, r, g)
+    live = active_count(rules, s, g)
     seats = np.empty(p, np.int64)   # clockwise order of the players still in
     seat = player
     for i in range(p):
-        seat = seat_toward(s, r, g, seat, 1, 1)
+        seat = seat_toward(rules, s, g, seat, 1, 1)
         seats[i] = seat
     s.hands[g] = 0
     s.drew_on[g] = False
@@ -470,22 +464,22 @@ def shuffle_hands(s, r, g, player):
 
 
 @njit(cache=True)
-def roulette_draw(s, r, g, player, color):
+def roulette_draw(rules, s, g, player, color):
     """Wild Color Roulette: turn cards over until one of ``color`` shows; keep them all."""
     draw_until(s, g, player, COLOR_OF[color])
     s.uno_offender[g] = -1   # a card taken from the pile closes the catch window
     s.roulette[g] = False
-    end_turn(s, r, g, player)
+    end_turn(rules, s, g, player)
 
 
 @njit(cache=True)
-def eliminate(s, r, g):
+def eliminate(rules, s, g):
     """Mercy rule: players holding ``mercy_limit`` or more cards leave the round; their cards
     go under the draw pile, in random order."""
-    p = r.num_players
+    p = rules.num_players
     active = s.active[g]
     sizes = s.hand_size[g]
-    limit = r.mercy_limit
+    limit = rules.mercy_limit
     hit = 0
     for seat in range(p):   # checked after every decision: no allocation unless someone is out
         hit += active[seat] and sizes[seat] >= limit
@@ -512,10 +506,10 @@ def eliminate(s, r, g):
         seat = s.current[g]
         if over[seat] and s.phase[g] != ROUND_END:
             reset_chain(s, g)
-            end_turn(s, r, g, seat)
-    if active_count(s, r, g) <= 1 and s.phase[g] != ROUND_END:
-        if r.end == END_LAST_STANDING:
-            close_last_standing(s, r, g, False)
+            end_turn(rules, s, g, seat)
+    if active_count(rules, s, g) <= 1 and s.phase[g] != ROUND_END:
+        if rules.end == End.LAST_STANDING:
+            close_last_standing(rules, s, g, False)
         else:
             s.round_winner[g] = np.argmax(s.active[g])
             s.phase[g] = ROUND_END

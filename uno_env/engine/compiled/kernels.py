@@ -13,12 +13,13 @@ from numba import njit
 from ...actions import NUM_ACTIONS
 from ...cards import NUM_KINDS
 from ...rules import Rules
+from ..codes import End
 from ..observe import OBS_SIZE
 from ..rng import GOLDEN
 from ..state import ROUND_END, State
 from .deal import mix64
 from .effects import close_last_standing
-from .layout import END_LAST_STANDING, rules_struct, state_struct
+from .layout import rules_struct, state_struct
 from .legal import legal_row
 from .observe import observe_row
 from .rounds import end_round, new_round
@@ -27,16 +28,16 @@ from .step import apply_action
 
 
 @njit(cache=True)
-def decide(s, r, g, action, rewards):
+def decide(rules, s, g, action, rewards):
     """One decision in game ``g``: apply it, count it, end the round or truncate."""
-    apply_action(s, r, g, action)
+    apply_action(rules, s, g, action)
     s.turns[g] += 1
     if s.phase[g] == ROUND_END:
-        end_round(s, r, g, rewards)
-    if s.turns[g] >= r.max_turns and not s.done[g]:
-        if r.end == END_LAST_STANDING and s.num_out[g] > 0:   # places won are kept
-            close_last_standing(s, r, g, True)
-            end_round(s, r, g, rewards)
+        end_round(rules, s, g, rewards)
+    if s.turns[g] >= rules.max_turns and not s.done[g]:
+        if rules.end == End.LAST_STANDING and s.num_out[g] > 0:   # places won are kept
+            close_last_standing(rules, s, g, True)
+            end_round(rules, s, g, rewards)
             s.truncated[g] = s.done[g]
         else:
             s.done[g] = True
@@ -44,35 +45,35 @@ def decide(s, r, g, action, rewards):
 
 
 @njit(cache=True)
-def play_forced(s, r, g, rewards):
+def play_forced(rules, s, g, rewards):
     """With ``auto_forced``, play every decision that has a single legal action."""
-    if not r.auto_forced:
+    if not rules.auto_forced:
         return
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds = np.empty(NUM_KINDS, np.bool_)
-    for _ in range(10 * r.max_turns):
-        legal_row(s, r, g, mask, kinds)
+    for _ in range(10 * rules.max_turns):
+        legal_row(rules, s, g, mask, kinds)
         if mask.sum() != 1:
             return
-        decide(s, r, g, np.argmax(mask), rewards)
+        decide(rules, s, g, np.argmax(mask), rewards)
 
 
 @njit(cache=True)
-def legal_masks(s, r, games, out):
+def legal_masks(rules, s, games, out):
     kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
-        legal_row(s, r, games[i], out[i], kinds)
+        legal_row(rules, s, games[i], out[i], kinds)
 
 
 @njit(cache=True)
-def refresh_mask(s, r, g, masks, kinds):
+def refresh_mask(rules, s, g, masks, kinds):
     """Rewrite row ``g`` of ``masks`` (all games' legal masks), if given (else no rows).
 
     Called right after a game changes, while its state is still in cache: the
     engine then has every mask ready without another pass over the batch.
     """
     if masks.shape[0] > 0:
-        legal_row(s, r, g, masks[g], kinds)
+        legal_row(rules, s, g, masks[g], kinds)
 
 
 @njit(cache=True)
@@ -84,7 +85,7 @@ def save(s, g, saved, progress, i):
 
 
 @njit(cache=True)
-def step_games(s, r, games, actions, rewards, masks, new_masks, saved, progress):
+def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, progress):
     """Check every action first; if all running games' actions are legal, apply them.
 
     ``masks`` holds the legal masks of all games (row ``g`` for game ``g``) when the
@@ -107,21 +108,21 @@ def step_games(s, r, games, actions, rewards, masks, new_masks, saved, progress)
             if not masks[g, a]:
                 return i
         else:
-            legal_row(s, r, g, mask, kinds)
+            legal_row(rules, s, g, mask, kinds)
             if not mask[a]:
                 return i
     for i in range(games.size):
         g = games[i]
         save(s, g, saved, progress, i)
         if not s.done[g]:
-            decide(s, r, g, actions[i], rewards[g])
-            play_forced(s, r, g, rewards[g])
-        refresh_mask(s, r, g, new_masks, kinds)
+            decide(rules, s, g, actions[i], rewards[g])
+            play_forced(rules, s, g, rewards[g])
+        refresh_mask(rules, s, g, new_masks, kinds)
     return -1
 
 
 @njit(cache=True)
-def play_random_games(s, r, games, until, streams, rewards, new_masks, saved, progress):
+def play_random_games(rules, s, games, until, streams, rewards, new_masks, saved, progress):
     """Uniformly random legal decisions in each listed game until ``until[i]`` is to act.
 
     ``streams[g] = (key, counter)`` is the game's own random stream for these
@@ -134,10 +135,10 @@ def play_random_games(s, r, games, until, streams, rewards, new_masks, saved, pr
     for i in range(games.size):
         g = games[i]
         save(s, g, saved, progress, i)
-        for _ in range(10 * r.max_turns):
+        for _ in range(10 * rules.max_turns):
             if s.done[g] or s.current[g] == until[i]:
                 break
-            legal_row(s, r, g, mask, kinds)
+            legal_row(rules, s, g, mask, kinds)
             n = 0
             for a in range(NUM_ACTIONS):
                 if mask[a]:
@@ -145,14 +146,14 @@ def play_random_games(s, r, games, until, streams, rewards, new_masks, saved, pr
                     n += 1
             streams[g, 1] += np.uint64(1)
             pick = mix64(streams[g, 0] + streams[g, 1] * GOLDEN) % np.uint64(n)
-            decide(s, r, g, legal[np.int64(pick)], rewards[g])
-            play_forced(s, r, g, rewards[g])
-        refresh_mask(s, r, g, new_masks, kinds)
+            decide(rules, s, g, legal[np.int64(pick)], rewards[g])
+            play_forced(rules, s, g, rewards[g])
+        refresh_mask(rules, s, g, new_masks, kinds)
 
 
 @njit(cache=True)
-def reset_games(s, r, games, keys, new_masks):
-    unused = np.zeros(r.num_players, np.float32)
+def reset_games(rules, s, games, keys, new_masks):
+    unused = np.zeros(rules.num_players, np.float32)
     kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
         g = games[i]
@@ -165,15 +166,15 @@ def reset_games(s, r, games, keys, new_masks):
         s.truncated[g] = False
         s.winner[g] = -1
         s.round_winner[g] = -1
-        new_round(s, r, g, True)
-        play_forced(s, r, g, unused)
-        refresh_mask(s, r, g, new_masks, kinds)
+        new_round(rules, s, g, True)
+        play_forced(rules, s, g, unused)
+        refresh_mask(rules, s, g, new_masks, kinds)
 
 
 @njit(cache=True)
-def observe_games(s, r, games, players, out):
+def observe_games(rules, s, games, players, out):
     for i in range(games.size):
-        observe_row(s, r, games[i], players[i], out[i])
+        observe_row(rules, s, games[i], players[i], out[i])
 
 
 # "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
@@ -236,7 +237,7 @@ class NumbaBackend:
 
     def legal_mask(self, state: State, games: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, NUM_ACTIONS), bool)
-        legal_masks(self._arrays(state), self.rules, games, out)
+        legal_masks(self.rules, self._arrays(state), games, out)
         return out
 
     def step(self, state: State, games: np.ndarray, actions: np.ndarray,
@@ -247,22 +248,22 @@ class NumbaBackend:
         ``masks``: the current (read-only) legal masks of all games, if known
         (saves recomputing them).
         """
-        return step_games(self._arrays(state), self.rules, games, actions, rewards,
+        return step_games(self.rules, self._arrays(state), games, actions, rewards,
                           _NO_MASKS if masks is None else masks, _new(new_masks),
                           *self._undo_log(state))
 
     def reset(self, state: State, games: np.ndarray, keys: np.ndarray,
               new_masks: np.ndarray | None) -> None:
-        reset_games(self._arrays(state), self.rules, games, keys, _new(new_masks))
+        reset_games(self.rules, self._arrays(state), games, keys, _new(new_masks))
 
     def play_random(self, state: State, games: np.ndarray, until: np.ndarray,
                     streams: np.ndarray, rewards: np.ndarray,
                     new_masks: np.ndarray | None) -> None:
         """Random legal play in ``games`` until the seats ``until`` act (see the kernel)."""
-        play_random_games(self._arrays(state), self.rules, games, until, streams, rewards,
+        play_random_games(self.rules, self._arrays(state), games, until, streams, rewards,
                           _new(new_masks), *self._undo_log(state))
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
-        observe_games(self._arrays(state), self.rules, games, players, out)
+        observe_games(self.rules, self._arrays(state), games, players, out)
         return out

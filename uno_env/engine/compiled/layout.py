@@ -4,7 +4,9 @@ The kernels work on the very arrays of :class:`~uno_env.engine.state.State`, so 
 game can move between the numpy and the compiled backend at any decision. The
 state and the rules each cross into compiled code as one numba ``StructRef`` (a
 single pointer: cheap to pass and quick to compile, unlike a tuple of ~50
-arrays), so kernel code reads ``s.hands[g, p, k]`` and ``r.multi_play == MULTI_NONE``.
+arrays), so kernel code reads ``s.hands[g, p, k]`` and
+``rules.multi_play == MultiPlay.NONE`` (choice options as their codes,
+:mod:`uno_env.engine.codes`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from numba import types
 from numba.experimental import structref
 
 from ...cards import DECKS, NUM_KINDS, POINTS_TABLES
-from ...rules import CHOICES, Rules
+from ...rules import Rules
+from ..codes import rule_codes
 from ..legal import MATCH, tables
 from ..observe import rules_vector
 from ..state import State
@@ -64,49 +67,11 @@ structref.define_proxy(StateStruct, _StateType, list(STATE_FIELDS))
 structref.define_proxy(RulesStruct, _RulesType, list(RULES_STRUCT_FIELDS))
 
 
-def code(option: str, value: str) -> int:
-    """The number a choice option's value has inside compiled code."""
-    return CHOICES[option].index(value)
-
-
-FIRST_CARD_OFFICIAL = code("first_card", "official")
-FIRST_CARD_BURY = code("first_card", "bury_non_number")
-LEFT_OF_DEALER = code("first_player", "left_of_dealer")
-DEALER_RANDOM = code("dealer", "random")
-DEALER_ROTATE = code("dealer", "rotate")
-DRAW_ONE_THEN_PASS = code("draw_rule", "one_then_pass")
-DRAW_UNTIL_MAY = code("draw_rule", "until_playable_may_play")
-DRAW_UNTIL_MUST = code("draw_rule", "until_playable_must_play")
-WD4_COLOR = code("wd4_restriction", "color")
-WD4_ANY = code("wd4_restriction", "none")
-GUILTY_OFFENDER_DRAWS = code("challenge_guilty", "offender_draws")
-D2_ON_D4_NEVER = code("stack_draw2_on_draw4", "never")
-D2_ON_D4_MATCHING = code("stack_draw2_on_draw4", "matching_color")
-D2_ON_D4_ANY = code("stack_draw2_on_draw4", "any")
-STACK_SKIP_NONE = code("stack_skip", "none")
-STACK_SKIP_PASS_ON = code("stack_skip", "pass_on")
-MULTI_NONE = code("multi_play", "none")
-MULTI_SKIP_EACH = code("multi_skip", "each")
-ROULETTE_PLAYER = code("roulette_color", "player")
-FINISH_ALLOWED = code("finish_on_action", "allowed")
-FINISH_DRAW1 = code("finish_on_action", "forbidden_draw1")
-END_FIRST_OUT = code("end", "first_out")
-END_LAST_STANDING = code("end", "last_standing")
-SCORING_ZERO_SUM = code("scoring", "zero_sum")
-SCORING_CARD_COUNT = code("scoring", "card_count")
-SCORING_RANK = code("scoring", "rank")
-SCORING_NONE = code("scoring", "none")
-REWARD_POINTS = code("reward", "points")
-REWARD_RANK = code("reward", "rank")
-
-
 def rules_struct(rules: Rules) -> RulesStruct:
     """The rules as the struct the kernels take (built once per engine)."""
-    t = tables(rules)
-    options = []
-    for name in RULE_FIELDS:
-        value = getattr(rules, name)
-        options.append(code(name, value) if name in CHOICES else int(value))
+    codes = rule_codes(rules)
+    t = tables(codes)
+    options = [int(getattr(codes, name)) for name in RULE_FIELDS]
     same_family = np.ascontiguousarray(t.same_family)
     assert same_family.shape == (NUM_KINDS + 1, NUM_KINDS)
     return RulesStruct(*options, t.can_stack, t.has_discard_all, t.has_skip_all,

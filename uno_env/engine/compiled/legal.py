@@ -29,6 +29,14 @@ from ...cards import (
     SYM_REVERSE,
     SYM_SKIP,
 )
+from ..codes import (
+    DrawRule,
+    FinishOnAction,
+    MultiPlay,
+    StackDraw2OnDraw4,
+    StackSkip,
+    Wd4Restriction,
+)
 from ..legal import IS_D2, IS_D4, IS_DOBON_BLOCKED, IS_REVERSE, IS_SKIP, WD4, WILD
 from ..state import (
     AFTER_DRAW,
@@ -40,61 +48,52 @@ from ..state import (
     RESPOND,
     TURN,
 )
-from .layout import (
-    D2_ON_D4_MATCHING,
-    DRAW_UNTIL_MUST,
-    FINISH_ALLOWED,
-    MULTI_NONE,
-    STACK_SKIP_NONE,
-    WD4_ANY,
-    WD4_COLOR,
-)
 
 
 @njit(cache=True)
-def wd4_permitted(r, hand, color, top):
-    """Whether the restriction allows laying a Wild Draw Four from ``hand``."""
-    if r.wd4_restriction == WD4_ANY:
+def wd4_permitted(rules, hand, matching, color):
+    """Whether the restriction allows laying a Wild Draw Four from ``hand`` (``matching``:
+    the kinds that match the pile)."""
+    if rules.wd4_restriction == Wd4Restriction.NONE:
         return True
-    if r.wd4_restriction == WD4_COLOR:
+    if rules.wd4_restriction == Wd4Restriction.COLOR:
         for k in range(color * NUM_COLORED_SYMBOLS, (color + 1) * NUM_COLORED_SYMBOLS):
             if hand[k] > 0:
                 return False
         return True
-    matches = r.matches[color, top]
     for k in range(NUM_KINDS):  # noqa: SIM110 (a loop compiles; a generator does not)
-        if k != WD4 and hand[k] > 0 and matches[k]:
+        if k != WD4 and hand[k] > 0 and matching[k]:
             return False   # another matching card is playable
     return True
 
 
 @njit(cache=True)
-def playable(r, hand, top, color, out):
+def playable(rules, hand, top, color, out):
     """Kinds of ``hand`` that may be laid on ``top`` (bluffs masked when not allowed).
 
     Here and below, the struct fields a loop reads are bound to locals first:
     compiled code reloads a field after every write that might alias it.
     """
-    matches = r.matches[color, top]
+    matches = rules.matches[color, top]
     for k in range(NUM_KINDS):
         out[k] = hand[k] > 0 and matches[k]
-    if out[WD4] and not r.wd4_bluff and r.wd4_restriction != WD4_ANY:
-        out[WD4] = wd4_permitted(r, hand, color, top)
+    if out[WD4] and not rules.wd4_bluff and rules.wd4_restriction != Wd4Restriction.NONE:
+        out[WD4] = wd4_permitted(rules, hand, rules.matches[color, top], color)
 
 
 @njit(cache=True)
-def response_kinds(r, hand, top, color, chain_first, chain_last, out):
+def response_kinds(rules, hand, top, color, chain_first, chain_last, out):
     """Kinds of ``hand`` that may answer a pending draw penalty."""
     last = max(chain_last, 0)
     top_symbol = KIND_SYMBOL[top]
     family = chain_first if chain_first >= 0 else NUM_KINDS
-    respond = r.respond[last]
-    same_family = r.same_family[family]
-    no_mixing = r.stack_no_mixing
-    d2_on_d4 = r.stack_draw2_on_draw4 == D2_ON_D4_MATCHING and not no_mixing
-    on_reverse = r.stack_reverse
-    on_skip = r.stack_skip != STACK_SKIP_NONE
-    wild_cancels = r.stack_wild_cancels
+    respond = rules.respond[last]
+    same_family = rules.same_family[family]
+    no_mixing = rules.stack_no_mixing
+    d2_on_d4 = rules.stack_draw2_on_draw4 == StackDraw2OnDraw4.MATCHING_COLOR and not no_mixing
+    on_reverse = rules.stack_reverse
+    on_skip = rules.stack_skip != StackSkip.NONE
+    wild_cancels = rules.stack_wild_cancels
     for k in range(NUM_KINDS):
         ok = respond[k] and chain_last >= 0
         own_color = KIND_COLOR[k] == color
@@ -112,20 +111,12 @@ def response_kinds(r, hand, top, color, chain_first, chain_last, out):
 
 
 @njit(cache=True)
-def can_answer(r, hand, size, top, color, chain_first, chain_last):
+def can_answer(rules, hand, size, top, color, chain_first, chain_last):
     """Whether a penalty may be answered with a card from ``hand``."""
     answers = np.empty(NUM_KINDS, np.bool_)
-    response_kinds(r, hand, top, color, chain_first, chain_last, answers)
-    finish_allowed(r, answers, size)
+    response_kinds(rules, hand, top, color, chain_first, chain_last, answers)
+    finish_allowed(rules, answers, size)
     return answers.any()
-
-
-@njit(cache=True)
-def finish_allowed(r, kinds, size):
-    """Drop the last cards ``finish_on_action`` forbids going out on."""
-    if r.finish_on_action != FINISH_ALLOWED and size == 1:
-        for k in range(NUM_KINDS):
-            kinds[k] = kinds[k] and IS_NUMBER[k]
 
 
 @njit(cache=True)
@@ -141,13 +132,13 @@ def dobon_eligible(hand, size, top):
 
 
 @njit(cache=True)
-def could_reach_one(r, hand, size, kinds, any_play, follow):
+def could_reach_one(rules, hand, size, kinds, follow, any_play):
     """Whether a play this turn could leave exactly one card (see ``legal.could_reach_one``)."""
     if size == 2:
         return any_play
-    if r.multi_play == MULTI_NONE or size <= 2 or not any_play:
+    if rules.multi_play == MultiPlay.NONE or size <= 2 or not any_play:
         return False
-    groups = r.group
+    groups = rules.group
     counts = np.zeros(NUM_KINDS, np.int64)   # cards per group (groups number fewer than K)
     for k in range(NUM_KINDS):
         if groups[k] >= 0:
@@ -165,7 +156,15 @@ def could_reach_one(r, hand, size, kinds, any_play, follow):
 
 
 @njit(cache=True)
-def legal_row(s, r, g, mask, kinds):
+def finish_allowed(rules, kinds, size):
+    """Drop the last cards ``finish_on_action`` forbids going out on."""
+    if rules.finish_on_action != FinishOnAction.ALLOWED and size == 1:
+        for k in range(NUM_KINDS):
+            kinds[k] = kinds[k] and IS_NUMBER[k]
+
+
+@njit(cache=True)
+def legal_row(rules, s, g, mask, kinds):
     """Fill ``mask`` (``bool[A]``) with the legal actions of game ``g``'s acting player.
 
     ``kinds`` (``bool[K]``) is scratch space for the playable kinds, allocated once
@@ -182,27 +181,27 @@ def legal_row(s, r, g, mask, kinds):
     color = np.int64(s.color[g])
     kinds[:] = False
     if phase in (TURN, AFTER_DRAW):
-        playable(r, hand, top, color, kinds)
-        if phase == AFTER_DRAW and not r.play_any_after_draw:
+        playable(rules, hand, top, color, kinds)
+        if phase == AFTER_DRAW and not rules.play_any_after_draw:
             drawn = s.drawn[g]
             keep = kinds[drawn]
             kinds[:] = False
             kinds[drawn] = keep
     elif phase == FORCED_PLAY:
-        matches = r.matches[s.prev_color[g], s.prev_top[g]]
+        matches = rules.matches[s.prev_color[g], s.prev_top[g]]
         hidden = s.hidden[g]
         for k in range(NUM_KINDS):
             kinds[k] = matches[k] and hidden[k] and k != WD4 and hand[k] > 0
     elif phase == RESPOND:
-        if r.can_stack:
-            response_kinds(r, hand, top, color, s.chain_first[g], s.chain_last[g], kinds)
+        if rules.can_stack:
+            response_kinds(rules, hand, top, color, s.chain_first[g], s.chain_last[g], kinds)
     elif phase == MULTI:
-        compat = r.compat[top]
+        compat = rules.compat[top]
         for k in range(NUM_KINDS):
             kinds[k] = compat[k] and hand[k] > 0
-    elif phase == REACT and r.jump_in:
+    elif phase == REACT and rules.jump_in:
         kinds[top] = hand[top] > 0 and not IS_WILD[top]
-    finish_allowed(r, kinds, size)
+    finish_allowed(rules, kinds, size)
     any_play = False
     for k in range(NUM_COLORED_KINDS):
         mask[k] = kinds[k]
@@ -213,24 +212,25 @@ def legal_row(s, r, g, mask, kinds):
             base = PLAY_WILD_BASE + NUM_COLORS * (k - NUM_COLORED_KINDS)
             for c in range(NUM_COLORS):
                 mask[base + c] = True
-    mask[DRAW] = (phase == TURN and (r.draw_when_playable or not any_play)) or phase == RESPOND
-    mask[PASS] = phase in (MULTI, REACT) or phase == AFTER_DRAW and r.draw_rule != DRAW_UNTIL_MUST
-    if r.challenge:
+    mask[DRAW] = (phase == TURN and (rules.draw_when_playable or not any_play)) or phase == RESPOND
+    must_play = rules.draw_rule == DrawRule.UNTIL_PLAYABLE_MUST_PLAY
+    mask[PASS] = phase in (MULTI, REACT) or phase == AFTER_DRAW and not must_play
+    if rules.challenge:
         mask[CHALLENGE] = phase == RESPOND and s.attacker[g] >= 0
     if phase == CHOOSE_COLOR:
         for c in range(NUM_COLORS):
             mask[COLOR_BASE + c] = True
-    p = r.num_players
+    p = rules.num_players
     if phase == CHOOSE_TARGET:
         active = s.active[g]
         for k in range(1, p):
             mask[TARGET_BASE + k - 1] = active[(player + k) % p]
-    if phase == REACT and r.dobon:
+    if phase == REACT and rules.dobon:
         mask[DOBON] = dobon_eligible(hand, size, top)
-    if r.uno_penalty > 0:
-        follow = top if (phase == MULTI and r.multi_play != MULTI_NONE) else -1
-        mask[UNO] = not s.uno_called[g] and could_reach_one(r, hand, size, kinds, any_play,
-                                                            follow)
+    if rules.uno_penalty > 0:
+        follow = top if (phase == MULTI and rules.multi_play != MultiPlay.NONE) else -1
+        mask[UNO] = not s.uno_called[g] and could_reach_one(rules, hand, size, kinds, follow,
+                                                            any_play)
         offender = s.uno_offender[g]
         if offender >= 0:
             mask[CATCH] = offender != player and s.hand_size[g, offender] == 1

@@ -35,14 +35,14 @@ assert NUM_COLORS == 4
 
 
 @njit(cache=True)
-def observe_row(s, r, g, player, out):
+def observe_row(rules, s, g, player, out):
     """Write game ``g`` as seen by ``player`` into ``out`` (``float32[OBS_SIZE]``).
 
     Reads each array of the state once into a local: compiled code must otherwise
     reload a struct's field after every write to ``out`` (they might alias).
     """
-    p = r.num_players
-    rules_vec = r.rules_vec
+    p = rules.num_players
+    rules_vec = rules.rules_vec
     hand = s.hands[g, player]
     discard = s.discard[g]
     hand_size = s.hand_size[g]
@@ -79,21 +79,21 @@ def observe_row(s, r, g, player, out):
     out[_DRAW_PILE] = s.deck_len[g] - s.deck_pos[g]
     for o in range(p):
         out[_SCORES + o] = scores[(player + o) % p] / 100.0
-    if r.teams:
+    if rules.teams:
         partner = s.hands[g, (player + 2) % p]
         for k in range(NUM_KINDS):
             out[_PARTNER + k] = partner[k]
-    observe_memory(s, r, g, player, out)
+    observe_memory(rules, s, g, player, out)
 
 
 @njit(cache=True)
-def observe_memory(s, r, g, player, out):
+def observe_memory(rules, s, g, player, out):
     """The public-memory views of the seats at offsets 1..P-1 (see ``Observer._memory``)."""
     drew_on = s.drew_on[g]
     last_played = s.last_played[g]
     last_named = s.last_named[g]
     wd4_after_draw = s.wd4_after_draw[g]
-    p = r.num_players
+    p = rules.num_players
     for o in range(1, p):
         seat = (player + o) % p
         for c in range(NUM_COLORS):

@@ -7,27 +7,19 @@ import numpy as np
 from numba import njit
 
 from ...cards import IS_WILD, KIND_COLOR, KIND_SYMBOL, SYM_REVERSE
+from ..codes import FirstPlayer, Reward, Scoring
 from ..state import CHOOSE_COLOR
 from .deal import choose_dealer, deal, flip_first_card
 from .effects import advance, clear_tally, reset_chain, seat_after, start_turn, tally
-from .layout import (
-    LEFT_OF_DEALER,
-    REWARD_POINTS,
-    REWARD_RANK,
-    SCORING_CARD_COUNT,
-    SCORING_NONE,
-    SCORING_RANK,
-    SCORING_ZERO_SUM,
-)
 
 
 @njit(cache=True)
-def new_round(s, r, g, first_round):
+def new_round(rules, s, g, first_round):
     """Choose the dealer, deal, and open the round."""
-    choose_dealer(s, r, g, first_round)
-    deal(s, r, g)
+    choose_dealer(rules, s, g, first_round)
+    deal(rules, s, g)
     clear_round(s, g)
-    open_round(s, r, g)
+    open_round(rules, s, g)
 
 
 @njit(cache=True)
@@ -65,81 +57,84 @@ def clear_round(s, g):
 
 
 @njit(cache=True)
-def open_round(s, r, g):
+def open_round(rules, s, g):
     """Flip the first card and apply it as if the player before the starter had played it."""
-    flip_first_card(s, r, g)
+    flip_first_card(rules, s, g)
     top = np.int64(s.top[g])
     wild = IS_WILD[top]
     s.color[g] = 0 if wild else KIND_COLOR[top]
     dealer = s.dealer[g]
-    virtual = dealer if r.first_player == LEFT_OF_DEALER else (dealer - 1) % r.num_players
+    left = rules.first_player == FirstPlayer.LEFT_OF_DEALER
+    virtual = dealer if left else (dealer - 1) % rules.num_players
     if not wild:
-        tally(s, r, g, top, True)
-    advance(s, r, g, virtual, True)
+        tally(rules, s, g, top, True)
+    advance(rules, s, g, virtual, True)
     if wild:
-        start_turn(s, g, seat_after(s, r, g, virtual, 1))
+        start_turn(s, g, seat_after(rules, s, g, virtual, 1))
         s.phase[g] = CHOOSE_COLOR
     if KIND_SYMBOL[top] == SYM_REVERSE:
         start_turn(s, g, virtual)
 
 
 @njit(cache=True)
-def score_round(s, r, g, points):
+def score_round(rules, s, g, points):
     """Write the points of the round just ended into ``points[P]``."""
-    p = r.num_players
+    p = rules.num_players
     points[:] = 0
-    if r.scoring == SCORING_NONE:
+    if rules.scoring == Scoring.NONE:
         return
-    if r.scoring == SCORING_RANK:   # seats sharing places share their points (rounded down)
+    if rules.scoring == Scoring.RANK:   # seats sharing places share their points (rounded down)
+        ties = shared_places(s.place[g])
         for seat in range(p):
-            ties = shared_places(s, r, g, seat)
-            points[seat] = (2 * (p - 1 - s.place[g, seat]) - (ties - 1)) // 2
+            points[seat] = (2 * (p - 1 - s.place[g, seat]) - (ties[seat] - 1)) // 2
         return
     winner = s.round_winner[g]
     left = np.zeros(p, np.int64)
-    values = r.point_values
+    values = rules.point_values
     for seat in range(p):
-        if r.scoring == SCORING_CARD_COUNT:
+        if rules.scoring == Scoring.CARD_COUNT:
             left[seat] = s.hand_size[g, seat]
         else:
             hand = s.hands[g, seat]
             for k in range(values.size):
                 left[seat] += hand[k] * values[k]
     left[winner] = 0
-    if r.teams:
+    if rules.teams:
         left[(winner + 2) % p] = 0
     loser = s.dobon_loser[g]
     if loser >= 0:
         left[loser] *= 2
-    if r.scoring == SCORING_ZERO_SUM:
+    if rules.scoring == Scoring.ZERO_SUM:
         for seat in range(p):
             points[seat] = -left[seat]
     points[winner] = left.sum()
     fed = s.fed[g]
-    if r.feed_penalty and fed >= 0 and fed != winner and loser < 0:
-        points[fed] -= r.feed_penalty
-        points[winner] += r.feed_penalty
+    if rules.feed_penalty and fed >= 0 and fed != winner and loser < 0:
+        points[fed] -= rules.feed_penalty
+        points[winner] += rules.feed_penalty
 
 
 @njit(cache=True)
-def shared_places(s, r, g, seat):
-    """How many seats hold the place of ``seat`` (see ``rounds.shared_places``)."""
-    n = 0
-    for other in range(r.num_players):
-        n += s.place[g, other] == s.place[g, seat]
-    return n
+def shared_places(place):
+    """``int[P]``: how many seats hold each seat's place (see ``rounds.shared_places``)."""
+    ties = np.zeros(place.size, np.int64)
+    for seat in range(place.size):
+        for other in range(place.size):
+            ties[seat] += place[other] == place[seat]
+    return ties
 
 
 @njit(cache=True)
-def episode_rewards(s, r, g, rewards):
+def episode_rewards(rules, s, g, rewards):
     """Add the episode's rewards (``reward`` option "win" or "rank") to ``rewards[P]``."""
-    p = r.num_players
+    p = rules.num_players
     winner = s.winner[g]
+    ties = shared_places(s.place[g])
     for seat in range(p):
-        if r.reward == REWARD_RANK:   # seats sharing places share their rewards
-            place = s.place[g, seat] + (shared_places(s, r, g, seat) - 1) / 2.0
+        if rules.reward == Reward.RANK:   # seats sharing places share their rewards
+            place = s.place[g, seat] + (ties[seat] - 1) / 2.0
             value = 1.0 - 2.0 * place / (p - 1)
-        elif r.teams:
+        elif rules.teams:
             value = 1.0 if seat % 2 == winner % 2 else -1.0
         else:
             value = 1.0 if seat == winner else -1.0 / (p - 1)
@@ -147,30 +142,30 @@ def episode_rewards(s, r, g, rewards):
 
 
 @njit(cache=True)
-def end_round(s, r, g, rewards):
+def end_round(rules, s, g, rewards):
     """Score the round that ended, then end the episode or deal the next round of a match
     (a draw still pending is void)."""
     reset_chain(s, g)
     clear_tally(s, g)
-    p = r.num_players
+    p = rules.num_players
     points = np.zeros(p, np.int64)
-    score_round(s, r, g, points)
+    score_round(rules, s, g, points)
     for seat in range(p):
         s.round_points[g, seat] = points[seat]
         s.scores[g, seat] += points[seat]
     s.rounds_played[g] += 1
-    if r.reward == REWARD_POINTS:
+    if rules.reward == Reward.POINTS:
         for seat in range(p):
             rewards[seat] += points[seat]
     over = True
-    if r.match:
-        over = s.scores[g].max() >= r.target_score
-        if r.rounds:
-            over = over or s.rounds_played[g] >= r.rounds
+    if rules.match:
+        over = s.scores[g].max() >= rules.target_score
+        if rules.rounds:
+            over = over or s.rounds_played[g] >= rules.rounds
     if over:
         s.done[g] = True
-        s.winner[g] = np.argmax(s.scores[g]) if r.match else s.round_winner[g]
-        if r.reward != REWARD_POINTS:
-            episode_rewards(s, r, g, rewards)
+        s.winner[g] = np.argmax(s.scores[g]) if rules.match else s.round_winner[g]
+        if rules.reward != Reward.POINTS:
+            episode_rewards(rules, s, g, rewards)
     else:
-        new_round(s, r, g, False)
+        new_round(rules, s, g, False)
