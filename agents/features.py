@@ -10,6 +10,34 @@ information is involved.
 
 Calling UNO, catching and declaring Dobon are never worse than anything else and
 get fixed top scores rather than weights.
+
+Features that look one move ahead or at one opponent, with the idea behind each:
+
+* ``follow_up``: after the play the hand still holds a card that can follow it
+  (its color, its symbol in another color, or a wild), so the next turn is not a
+  draw; ``attack_follow``: the same for a card that takes the next player's turn
+  (heads-up any Skip, Reverse or draw card is a second turn in a row).
+* ``last_of_color``: the play gives up the hand's last card of a color (fewer
+  colors held, fewer colors the hand can follow).
+* ``symbol_twins``: cards of the same symbol in other colors stay in the hand
+  (0 to 3, scaled): they are the hand's ways to switch color later.
+* ``next_named_color``: the color left on the table is the one the next player
+  last named for a wild (it likely holds it).
+* ``attacks_leader`` (3+ players): a Skip or draw card on a next player who holds
+  the fewest cards of the table; ``reverse_dodge`` (3+ players): a Reverse when
+  the next player is closer to going out than the previous one (play turns away
+  from it); ``skips_to_threat`` (3+ players): a Skip or draw card that hands the
+  turn to the player after the next one while that player holds two cards or
+  fewer; ``reverse_to_threat`` (3+ players): a Reverse that hands the turn to a
+  previous player holding two cards or fewer; ``threat_lacks_color``: the color
+  left is one the next player drew on while that player holds two cards or fewer.
+* ``symbol_scarce``: the share of the card's symbol nobody has shown yet is small
+  (the next player is less likely to follow it by symbol), like ``color_scarce``
+  for colors; ``attack_big_hand``: an attack scaled by the hand's size (up to 8
+  cards), so attacks can be spent early or saved for the end.
+* ``table_lacks_color`` / ``table_named_color``: the share of the opponents that
+  drew on the color left (they likely lack it: it is likelier to come back round)
+  / that last named it for a wild (they likely hold it).
 """
 
 from __future__ import annotations
@@ -57,7 +85,10 @@ STATIC = ("number", "number_value", "colored_action", "wild", "draw_value", "poi
 #: Names of the dynamic features (functions of the action and the observation).
 DYNAMIC = ("keeps_color", "color_share", "color_scarce", "attacks", "attacks_threat",
            "action_threat", "wild_near_out", "accept_penalty", "challenge_bluff", "target_size",
-           "next_lacks_color", "challenge_after_draw")
+           "next_lacks_color", "challenge_after_draw", "follow_up", "attack_follow",
+           "last_of_color", "symbol_twins", "next_named_color", "attacks_leader",
+           "reverse_dodge", "skips_to_threat", "reverse_to_threat", "threat_lacks_color",
+           "symbol_scarce", "attack_big_hand", "table_lacks_color", "table_named_color")
 #: All feature names, in weight-vector order.
 FEATURES = STATIC + DYNAMIC
 
@@ -75,9 +106,14 @@ _ATTACK = _PLAY & (np.isin(KIND_SYMBOL[_SAFE_KIND], (SYM_SKIP, SYM_SKIP_ALL))
 _REVERSE = _PLAY & (KIND_SYMBOL[_SAFE_KIND] == SYM_REVERSE)
 _ACTION_OR_WILD = _PLAY & ~IS_NUMBER[_SAFE_KIND]
 _WILD_PLAY = _PLAY & IS_WILD[_SAFE_KIND]
+_COLORED_PLAY = _PLAY & ~_WILD_PLAY
+#: Symbol of each colored play (0 for other actions; masked by ``_COLORED_PLAY``).
+_SYMBOL = np.where(_COLORED_PLAY, KIND_SYMBOL[_SAFE_KIND], 0).astype(np.int64)
 _TARGET = np.arange(NUM_ACTIONS) >= TARGET_BASE
 _COLORS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(axis=1)
                              for d in DECKS.values()]).astype(np.float64)
+_SYMBOLS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(axis=0)
+                              for d in DECKS.values()]).astype(np.float64)
 
 
 def _static_matrix() -> np.ndarray:
@@ -100,6 +136,11 @@ FIXED = np.zeros(NUM_ACTIONS)
 FIXED[[UNO, CATCH, DOBON]] = (1e4, 2e4, 3e4)
 
 
+def num_players(obs: np.ndarray) -> np.ndarray:
+    """``int64[B]``: the number of seats at each observer's table (from the rules view)."""
+    return np.rint(obs[:, _NUM_PLAYERS] * 10).astype(np.int64)
+
+
 class TableView:
     """The parts of a batch of observations the features need, named."""
 
@@ -107,14 +148,19 @@ class TableView:
         b = obs.shape[0]
         self.rows = np.arange(b)
         hand = obs[:, _V["hand"]].astype(np.float64)
-        self.by_color = hand[:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1).sum(axis=2)
+        self.hand = hand
+        colored = hand[:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1)
+        self.by_color = colored.sum(axis=2)
+        self.by_symbol = colored.sum(axis=1)
+        self.wilds = hand[:, NUM_COLORED_KINDS:].sum(axis=1)
         self.own_size = obs[:, _V["own_hand_size"].start].astype(np.float64)
         self.color = obs[:, _V["color"]].argmax(axis=1)
         self.phase = obs[:, _V["phase"]].argmax(axis=1)
         self.pending = obs[:, _V["pending_draw"].start].astype(np.float64)
         self.sizes = obs[:, _V["hand_sizes"]].astype(np.float64)
         present = obs[:, _V["seats_present"]] > 0
-        players = np.rint(obs[:, _NUM_PLAYERS] * 10).astype(np.int64)
+        self.present = present
+        players = num_players(obs)
         offsets = np.arange(present.shape[1])
         first = np.where(present, offsets, 99).min(axis=1)
         last = np.where(present, offsets, -1).max(axis=1)
@@ -122,15 +168,25 @@ class TableView:
         #: index into ``sizes`` of the next / previous player still in the round
         self.next = np.clip(np.where(clockwise, first, last), 0, None)
         self.previous = np.clip(np.where(clockwise, last, first), 0, None)
+        # the seat after the next one (the next again heads-up)
+        second_cw = np.sort(np.where(present, offsets, 99), axis=1)[:, min(1, offsets.size - 1)]
+        second_ccw = -np.sort(-np.where(present, offsets, -1), axis=1)[:, min(1, offsets.size - 1)]
+        second = np.where(clockwise, second_cw, second_ccw)
+        self.after_next = np.where((second >= 0) & (second < 99), second, self.next)
         self.heads_up = (players == 2) | (present.sum(axis=1) == 1)
         self.min_size = np.where(present, self.sizes, 999.0).min(axis=1)
         # cards of each color nobody has shown: the deck's minus discards and own hand
-        deck = _COLORS_OF_DECKS[obs[:, _DECK_FLAGS].argmax(axis=1)]
-        shown = obs[:, _V["discards"]][:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1).sum(2)
-        self.unseen = np.maximum(deck - shown - self.by_color, 0.0)
+        deck = obs[:, _DECK_FLAGS].argmax(axis=1)
+        shown = obs[:, _V["discards"]][:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1)
+        self.unseen = np.maximum(_COLORS_OF_DECKS[deck] - shown.sum(2) - self.by_color, 0.0)
+        #: per colored symbol, the deck's copies and those nobody has shown
+        self.symbol_copies = _SYMBOLS_OF_DECKS[deck]
+        self.symbol_unseen = np.maximum(self.symbol_copies - shown.sum(1) - self.by_symbol, 0.0)
         #: per seat offset, the colors it drew on since it last played (it likely lacks them)
         self.drew_on = obs[:, _V["drew_on"]].reshape(b, -1, NUM_COLORS) > 0
         self.wd4_after_draw = obs[:, _V["wd4_after_draw"]] > 0
+        #: per seat offset, the color it last named for a wild (it likely holds it)
+        self.last_named = obs[:, _V["last_named"]].reshape(b, -1, NUM_COLORS) > 0
 
 
 def dynamic_features(t: TableView) -> list[np.ndarray]:
@@ -157,8 +213,29 @@ def dynamic_features(t: TableView) -> list[np.ndarray]:
     next_lacks = np.where(_HAS_COLOR, t.drew_on[t.rows, t.next][:, _COLOR_IDX], False)
     after_draw = np.zeros((b, NUM_ACTIONS))
     after_draw[:, CHALLENGE] = t.wd4_after_draw[t.rows, t.previous]
+    # cards of the same symbol in other colors: they can follow this card whatever its color
+    twins = np.where(_COLORED_PLAY, t.by_symbol[:, _SYMBOL] - t.hand[:, _SAFE_KIND], 0.0)
+    wilds_after = t.wilds[:, None] - _WILD_PLAY
+    follow = _HAS_COLOR & (after + twins + wilds_after > 0)
+    last_of_color = _COLORED_PLAY & (t.by_color[:, _COLOR_IDX] == 1)
+    next_named = np.where(_HAS_COLOR, t.last_named[t.rows, t.next][:, _COLOR_IDX], False)
+    several = ~t.heads_up[:, None]
+    leader = attack & several & (next_size <= t.min_size)[:, None]
+    previous_size = t.sizes[t.rows, t.previous]
+    dodge = _REVERSE & several & (next_size < previous_size)[:, None]
+    copies = np.maximum(t.symbol_copies[:, _SYMBOL], 1.0)
+    symbol_scarce = np.where(_COLORED_PLAY, 1.0 - t.symbol_unseen[:, _SYMBOL] / copies, 0.0)
+    big_hand = attack * (np.minimum(t.own_size, 8.0) / 8.0)[:, None]
+    opponents = np.maximum(t.present.sum(axis=1), 1)[:, None]
+    table_lacks = np.where(_HAS_COLOR, t.drew_on.sum(axis=1)[:, _COLOR_IDX] / opponents, 0.0)
+    table_named = np.where(_HAS_COLOR, t.last_named.sum(axis=1)[:, _COLOR_IDX] / opponents, 0.0)
+    skipped_to = several & (t.sizes[t.rows, t.after_next] <= 2)[:, None]
+    to_threat = several & (previous_size <= 2)[:, None]
     return [keeps, share, scarce, attack, attacks_threat, action_threat, wild_near_out, accept,
-            bluff, target, next_lacks, after_draw]
+            bluff, target, next_lacks, after_draw, follow, attack & follow, last_of_color,
+            np.minimum(twins, 3.0) / 3.0, next_named, leader, dodge, _ATTACK & skipped_to,
+            _REVERSE & to_threat, next_lacks & threat_next, symbol_scarce, big_hand,
+            table_lacks, table_named]
 
 
 def feature_scores(obs: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -181,4 +258,4 @@ def feature_scores(obs: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return scores
 
 
-__all__ = ["DYNAMIC", "FEATURES", "STATIC", "feature_scores"]
+__all__ = ["DYNAMIC", "FEATURES", "STATIC", "feature_scores", "num_players"]

@@ -3,21 +3,29 @@
 Each generation samples ``--population`` weight vectors from a Gaussian, plays
 every one of them against ``random_play`` on the same deals (seat-rotated, all
 candidates in one batch on the engine: a candidate is a row-wise weight vector),
-keeps the best ``--elite`` and refits the Gaussian to them. Starts from the
-``--start`` agent's weights (``defender`` or ``tuned``). Prints the final mean
-weights as a Python dict to paste into ``agents/heuristics.py`` (``TUNED_WEIGHTS``).
+keeps the best ``--elite`` and refits the Gaussian to them. Starts from
+``--start``: the ``defender`` weights, the ``tuned`` weights of the table size
+nearest ``--players`` (``tuned:N``: nearest ``N``), or a JSON file of weights by
+feature name (features it does not name start at 0). Prints every generation's
+mean weights as JSON.
 
     python experiments/tune_heuristic.py --players 2 --generations 12
 
 Games are played on ``--players`` seats, one candidate against ``P - 1``
 ``random_play`` opponents; fitness is the win rate over all seatings of the
-generation's deals (new deals every generation).
+generation's deals (new deals every generation). A generation's fitness rests on
+a few hundred games per candidate, so its mean is noisy: ``--pick DEALS`` finally
+plays the start and every generation's mean on the same ``DEALS`` fresh deals
+(seed ``--pick-seed``) and prints the best of them as the weight set to paste into
+``TUNED_WEIGHTS`` of ``agents/heuristics.py`` (under its table size).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 import numpy as np
 from tqdm import trange
@@ -25,7 +33,7 @@ from tqdm import trange
 from agents import Agent, RandomPlayAgent
 from agents.base import check_batch, masked_argmax
 from agents.features import FEATURES, feature_scores
-from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, weight_vector
+from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
 from uno_env import Engine, Rules
 
 try:
@@ -70,6 +78,22 @@ def fitness(rules: Rules, weights: np.ndarray, deals: int, seed: int) -> np.ndar
         winners.size / k)
 
 
+def start_weights(start: str, players: int) -> np.ndarray:
+    """The weights ``--start`` names (see the module doc)."""
+    if start == "defender":
+        return weight_vector(DEFENDER_WEIGHTS)
+    if start.partition(":")[0] == "tuned":
+        size = int(start.partition(":")[2] or players)
+        sizes = np.array(sorted(TUNED_WEIGHTS))
+        return weight_vector(TUNED_WEIGHTS[int(sizes[nearest_size(np.array([size]), sizes)[0]])])
+    named = json.loads(Path(start).read_text())
+    return weight_vector({f: float(named.get(f, 0.0)) for f in FEATURES} | named)
+
+
+def as_json(weights: np.ndarray) -> str:
+    return json.dumps({f: round(float(w), 2) for f, w in zip(FEATURES, weights, strict=True)})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="official")
@@ -79,12 +103,17 @@ def main() -> None:
     parser.add_argument("--elite", type=int, default=6)
     parser.add_argument("--deals", type=int, default=200, help="deals per candidate")
     parser.add_argument("--sigma", type=float, default=8.0, help="initial spread")
-    parser.add_argument("--start", choices=("defender", "tuned"), default="defender")
+    parser.add_argument("--start", default="defender",
+                        help="defender, tuned, tuned:N or a JSON file of weights")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pick", type=int, default=0, metavar="DEALS",
+                        help="re-measure every generation's mean on DEALS deals, keep the best")
+    parser.add_argument("--pick-seed", type=int, default=4242)
     args = parser.parse_args()
     rules = Rules.preset(args.preset, num_players=args.players)
     rng = np.random.default_rng(args.seed)
-    mean = weight_vector(DEFENDER_WEIGHTS if args.start == "defender" else TUNED_WEIGHTS)
+    mean = start_weights(args.start, args.players)
+    means = [mean]
     std = np.full(mean.size, args.sigma)
     start = time.perf_counter()
     for gen in trange(args.generations, desc="generations"):
@@ -93,10 +122,17 @@ def main() -> None:
         fit = fitness(rules, pop, args.deals, args.seed + 1_000_000 * (gen + 1))
         elite = pop[np.argsort(fit)[-args.elite:]]
         mean, std = elite.mean(axis=0), elite.std(axis=0) + 0.5
+        means.append(mean)
         print(f"generation {gen}: mean weights {100 * fit[0]:.1f}%, best {100 * fit.max():.1f}%"
-              f", population mean {100 * fit.mean():.1f}%")
+              f", population mean {100 * fit.mean():.1f}%; new mean: {as_json(mean)}")
+    if args.pick:
+        fit = fitness(rules, np.stack(means), args.pick, args.pick_seed)
+        for i, f in enumerate(fit):
+            print(f"{'start' if i == 0 else f'generation {i - 1}'}: {100 * f:.1f}% over "
+                  f"{args.pick * args.players} games")
+        mean = means[int(fit.argmax())]
     print(f"{time.perf_counter() - start:.0f} s; tuned weights:")
-    print("{" + ", ".join(f'"{f}": {w:.2f}' for f, w in zip(FEATURES, mean, strict=True)) + "}")
+    print(as_json(mean))
 
 
 if __name__ == "__main__":
