@@ -49,6 +49,10 @@ class Agent(ABC):
     #: rebuild possible worlds from it): callers that own the engine must use
     #: :meth:`act_in` (or :func:`choose_actions`), ``act`` alone is not enough.
     needs_engine: bool = False
+    #: False for agents whose action for a row depends on that row's observation and
+    #: mask only (never on ``rng`` nor on the other rows): tournaments may then hand
+    #: them the decisions of many random streams in one call.
+    uses_rng: bool = True
 
     @abstractmethod
     def act(self, observations: np.ndarray, masks: np.ndarray,

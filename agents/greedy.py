@@ -80,14 +80,15 @@ def _static_scores() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _BASE, _COLOR, _WEIGHT = _static_scores()
-_HAS_COLOR = _COLOR >= 0
-_COLOR_IDX = np.maximum(_COLOR, 0)
+#: ``[colors, A]``: the weight each color's count in hand adds to each action's score.
+_COLOR_WEIGHT = np.where(_COLOR[None, :] == np.arange(NUM_COLORS)[:, None], _WEIGHT, 0.0)
 
 
 class GreedyAgent(Agent):
     """Sheds high-point cards first, saves wilds, calls and catches UNO (see module doc)."""
 
     name = "greedy"
+    uses_rng = False
 
     def __init__(self, challenge_threshold: int = 3) -> None:
         self.challenge_threshold = int(challenge_threshold)
@@ -101,8 +102,8 @@ class GreedyAgent(Agent):
         b = obs.shape[0]
         hand = obs[:, _V["hand"]]
         by_color = hand[:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1).sum(axis=2)
-        scores = np.broadcast_to(_BASE, (b, NUM_ACTIONS)).copy()
-        scores += np.where(_HAS_COLOR, by_color[:, _COLOR_IDX] * _WEIGHT, 0.0)
+        scores = np.einsum("bc,ca->ba", by_color.astype(np.float64), _COLOR_WEIGHT)
+        scores += _BASE
         # challenge a Wild Draw Four played by someone still holding many cards
         sizes = obs[:, _V["hand_sizes"]]
         players = obs[:, _V["seats_present"]].sum(axis=1).astype(np.int64) + 1

@@ -138,6 +138,7 @@ class LinearAgent(Agent):
     """
 
     name = "linear"
+    uses_rng = False
 
     def __init__(self, weights: Weights | Mapping[int, Weights]) -> None:
         self.sizes, self.table = weight_table(weights)

@@ -139,6 +139,29 @@ def test_search_agents_are_handed_the_engine_and_their_games() -> None:
     assert_same_records(res.records, plain.records)
 
 
+class CallCounter(GreedyAgent):
+    """Greedy, counting the calls it gets and the random streams they come with."""
+
+    def __init__(self, uses_rng: bool) -> None:
+        super().__init__()
+        self.uses_rng = uses_rng
+        self.calls = 0
+
+    def act(self, observations, masks, rng):
+        self.calls += 1
+        return super().act(observations, masks, rng)
+
+
+def test_agents_that_ignore_their_rng_take_a_step_in_one_call() -> None:
+    """Deals 0-7 of each seating in chunks of 2: an agent drawing random numbers is called
+    once per chunk and step, one that ignores its rng once per step, with the same games."""
+    pooled, chunked = CallCounter(uses_rng=False), CallCounter(uses_rng=True)
+    a = tournament([pooled, "greedy"], OFFICIAL2, 16, seed=1, chunk=2)
+    b = tournament([chunked, "greedy"], OFFICIAL2, 16, seed=1, chunk=2)
+    assert_same_records(a.records, b.records)
+    assert 0 < pooled.calls < chunked.calls / 3
+
+
 class Cheater(RandomAgent):
     name = "cheater"
 

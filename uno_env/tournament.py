@@ -212,6 +212,8 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
     rngs = [np.random.default_rng([schedule.seed, s, c]) for s, _, _, c in units]
     table = schedule.seatings
     observes = np.array([getattr(a, "uses_observations", True) for a in players])
+    # agents that ignore their rng take all their decisions of a step in one call
+    pooled = np.array([not getattr(a, "uses_rng", True) for a in players])
     hooks = [getattr(a, "act_in", None) for a in players]
     n = seating.size
     p = rules.num_players
@@ -228,7 +230,7 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
         entry = table[seating[ids[running]], s.current[running]]
         masks = engine.legal_action_mask()
         actions = np.zeros(engine.num_games, np.int64)
-        key = entry * len(units) + chunk_of[ids[running]]
+        key = entry * len(units) + np.where(pooled[entry], 0, chunk_of[ids[running]])
         order = np.argsort(key, kind="stable")
         bounds = np.flatnonzero(np.diff(key[order])) + 1
         for part in np.split(order, bounds):
