@@ -7,8 +7,11 @@ the worlds are built from the public part of the game only, see
 :mod:`uno_env.engine.worlds`). Each legal action is tried in the same worlds
 (common random numbers make the comparison sharper), every world is played to
 the end (or ``horizon`` decisions) by a fast policy (the ``tuned`` heuristic by
-default), and the action with the
-best mean reward for the agent's seat is played. ``budget`` is the number of
+default). The search improves on that policy rather than replacing it: the
+policy's own choice is played unless another action beats it in the same worlds
+by more than ``confidence`` standard errors of the paired difference (with a few
+dozen noisy playouts per action, picking the plain best mean plays noise and
+loses to the policy it plays out with). ``budget`` is the number of
 playouts per decision, shared among the legal actions. With ``horizon`` > 0 a
 playout stops after that many decisions and a running game is valued by the
 agent's lead in cards (its hand against the smallest other hand, in (-1, 1)):
@@ -45,21 +48,28 @@ class IsmctsAgent(Agent):
     needs_engine = True
     uses_observations = False
 
-    def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10) -> None:
+    def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
+                 confidence: float = 2.0) -> None:
         from . import make_agent  # the registry imports this module
         if not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget must be a positive integer (playouts per decision), "
                              f"got {budget!r}")
         if not isinstance(horizon, int) or horizon < 0:
             raise ValueError(f"horizon must be a non-negative integer, got {horizon!r}")
+        if not isinstance(confidence, (int, float)) or not confidence >= 0:
+            raise ValueError(f"confidence must be a number >= 0 (standard errors), "
+                             f"got {confidence!r}")
         self.budget = budget
         self.playout = playout
         self.horizon = horizon
+        self.confidence = float(confidence)
         self.policy: BatchAgent = make_agent(playout)
+        # the playout policy's own choice is the default the search must beat
+        self.uses_observations = getattr(self.policy, "uses_observations", True)
 
     def __repr__(self) -> str:
         return (f"IsmctsAgent(budget={self.budget}, playout={self.playout!r}, "
-                f"horizon={self.horizon})")
+                f"horizon={self.horizon}, confidence={self.confidence})")
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
@@ -77,12 +87,16 @@ class IsmctsAgent(Agent):
         actions[sure] = np.array([DOBON, CATCH, UNO])[obvious[sure].argmax(axis=1)]
         search = np.flatnonzero(~sure & (masks.sum(axis=1) > 1))
         if search.size:
-            actions[search] = self._search(engine, games[search], masks[search], rng)
+            default = np.asarray(choose_actions(self.policy, engine, games[search],
+                                                observations[search], masks[search], rng))
+            actions[search] = self._search(engine, games[search], masks[search], default, rng)
         return actions
 
     def _search(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
-                rng: np.random.Generator) -> np.ndarray:
-        """The best legal action of each listed game by mean playout reward."""
+                default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The legal action of each listed game whose playouts beat those of ``default``
+        (the playout policy's choice) by the most, counted in standard errors of the
+        paired difference less ``confidence``; ``default`` when none does."""
         states, first, seats, owner = [], [], [], []
         candidates = [np.flatnonzero(row) for row in masks]
         for i, (game, legal) in enumerate(zip(games, candidates, strict=True)):
@@ -99,12 +113,22 @@ class IsmctsAgent(Agent):
         value = self._playouts(sims, first_actions, seat_of, rng)
         best = np.empty(games.size, np.int64)
         split = np.cumsum([a.size for a in first])[:-1]
-        for i, (v, a) in enumerate(zip(np.split(value, split), np.split(first_actions, split),
-                                       strict=True)):
+        for i, v in enumerate(np.split(value, split)):
             legal = candidates[i]
-            means = v.reshape(legal.size, -1).mean(axis=1)
-            best[i] = a[int(means.argmax()) * (a.size // legal.size)]
+            best[i] = legal[self._pick(v.reshape(legal.size, -1),
+                                       int(np.searchsorted(legal, default[i])))]
         return best
+
+    def _pick(self, value: np.ndarray, default: int) -> int:
+        """Row of ``value[actions, worlds]`` to play: the one whose mean gain over row
+        ``default`` in the same worlds, less ``confidence`` standard errors, is largest
+        and positive; else ``default``."""
+        gain = value - value[default]
+        worlds = value.shape[1]
+        spread = gain.std(axis=1, ddof=1) if worlds > 1 else np.zeros(len(value))
+        bound = gain.mean(axis=1) - self.confidence * spread / np.sqrt(worlds)
+        bound[default] = 0.0
+        return int(bound.argmax()) if bound.max() > 0 else default
 
     def _playouts(self, sims: Engine, first: np.ndarray, seat: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:

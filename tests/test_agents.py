@@ -234,6 +234,21 @@ def test_ismcts_finds_the_winning_draw_two() -> None:
     assert action_name(chosen[0]) == "play RD2"
 
 
+def test_ismcts_keeps_the_policy_choice_unless_another_action_clearly_beats_it() -> None:
+    """Rows are actions, columns the same worlds; row 1 is the playout policy's choice.
+    Against it, row 0 gains 0.67 +- 0.42 (standard error), row 2 gains 1.0 +- 0.45."""
+    value = np.array([[1.0, -1.0, 1.0, -1.0, 1.0, 1.0],
+                      [-1.0, -1.0, 1.0, -1.0, 1.0, -1.0],
+                      [1.0, 1.0, 1.0, -1.0, 1.0, 1.0]])
+    assert make_agent("ismcts:confidence=5")._pick(value, 1) == 1
+    assert make_agent("ismcts:confidence=2")._pick(value, 1) == 2
+    assert make_agent("ismcts:confidence=0")._pick(value, 1) == 2
+    assert make_agent("ismcts:confidence=1")._pick(value[:2], 1) == 0
+    assert make_agent("ismcts:confidence=2")._pick(value[:2], 1) == 1
+    with pytest.raises(ValueError, match="confidence must be a number"):
+        make_agent("ismcts:confidence=-1")
+
+
 def test_ismcts_needs_the_engine() -> None:
     with pytest.raises(TypeError, match="act_in"):
         make_agent("ismcts").act(np.zeros((1, 3), np.float32), np.ones((1, 4), bool),
