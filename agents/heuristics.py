@@ -65,6 +65,9 @@ DEFENDER_WEIGHTS: dict[str, float] = {
 #: * 4 players: ``--players 4 --start tuned:2 --generations 10 --population 20 --elite 5
 #:   --deals 250 --sigma 5 --seed 2 --pick 1500`` (from the heads-up set); generation 4
 #:   (40.7% over 6,000 games).
+#: * 6 players: ``--players 6 --start tuned:4 --generations 8 --population 16 --elite 4
+#:   --deals 200 --sigma 4 --seed 3 --pick 800`` (from the 4-player set); generation 5
+#:   (29.1% over 4,800 games, the 4-player set 29.0%: no gain beyond the noise).
 TUNED_WEIGHTS: dict[int, dict[str, float]] = {
     2: {
         "number": 2.88, "number_value": -0.25, "colored_action": -2.13, "wild": -30.62,
@@ -91,6 +94,19 @@ TUNED_WEIGHTS: dict[int, dict[str, float]] = {
         "reverse_dodge": -7.72, "skips_to_threat": 9.11, "reverse_to_threat": -2.75,
         "threat_lacks_color": -2.13, "symbol_scarce": 0.00, "attack_big_hand": 0.00,
         "table_lacks_color": 0.00, "table_named_color": 0.00,
+    },
+    6: {
+        "number": -1.57, "number_value": 3.19, "colored_action": -0.19, "wild": -35.74,
+        "draw_value": -16.17, "points": -8.61, "draw": -59.99, "pass": -92.53,
+        "challenge": -67.68, "keeps_color": -0.09, "color_share": 0.83, "color_scarce": 15.73,
+        "attacks": 10.56, "attacks_threat": 33.90, "action_threat": 9.67,
+        "wild_near_out": 11.77, "accept_penalty": -6.64, "challenge_bluff": 35.11,
+        "target_size": -2.52, "next_lacks_color": 7.20, "challenge_after_draw": -20.46,
+        "follow_up": 18.81, "attack_follow": -0.36, "last_of_color": -3.77,
+        "symbol_twins": 7.01, "next_named_color": -0.19, "attacks_leader": 0.60,
+        "reverse_dodge": -6.28, "skips_to_threat": 12.52, "reverse_to_threat": -5.91,
+        "threat_lacks_color": 3.01, "symbol_scarce": 3.88, "attack_big_hand": 1.01,
+        "table_lacks_color": -1.02, "table_named_color": 5.28,
     },
 }
 
