@@ -19,7 +19,7 @@ CELL_TIMEOUT = 300
 
 
 def test_there_are_notebooks():
-    assert len(NOTEBOOKS) >= 3, [p.name for p in NOTEBOOKS]
+    assert len(NOTEBOOKS) >= 4, [p.name for p in NOTEBOOKS]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
