@@ -46,7 +46,6 @@ class IsmctsAgent(Agent):
 
     name = "ismcts"
     needs_engine = True
-    uses_observations = False
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
                  confidence: float = 2.0) -> None:
@@ -148,7 +147,7 @@ class IsmctsAgent(Agent):
             steps += 1
             live = np.flatnonzero(~sims.state.done)
             masks = sims.legal_action_mask(live)
-            obs = sims.observe(games=live) if getattr(self.policy, "uses_observations", True) \
+            obs = sims.observe(games=live) if self.uses_observations \
                 else np.zeros((live.size, 0), np.float32)
             rewards, _, _ = sims.step(choose_actions(self.policy, sims, live, obs, masks, rng),
                                       games=live)
