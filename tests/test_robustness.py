@@ -86,11 +86,11 @@ def test_a_draw_with_every_card_in_hands_changes_nothing():
 
 # --- a failed step changes no game ---------------------------------------------------------------
 
-def broken_batch() -> tuple[Engine, np.ndarray, int]:
-    """Six games whose legal actions step fine, except game 3, where a waiting seat's hand
-    was damaged (a count of -1 with a hand size over ``mercy_limit``) so that the
+def broken_batch(games: int = 6) -> tuple[Engine, np.ndarray, int]:
+    """``games`` games whose legal actions step fine, except game 3, where a waiting seat's
+    hand was damaged (a count of -1 with a hand size over ``mercy_limit``) so that the
     elimination check after its decision fails: games 0-2 have been stepped by then."""
-    eng = Engine(Rules(num_players=3, mercy_limit=25), 6, seed=5)
+    eng = Engine(Rules(num_players=3, mercy_limit=25), games, seed=5)
     actions = random_actions(eng, np.random.default_rng(1))
     s = eng.state
     seat = (int(s.current[3]) + 1) % 3
@@ -98,18 +98,34 @@ def broken_batch() -> tuple[Engine, np.ndarray, int]:
     s.hands[3, seat, 0] = -1
     s.hand_size[3, seat] = 30
     eng.state = s
-    assert eng.legal_action_mask()[np.arange(6), actions].all()
+    assert eng.legal_action_mask()[np.arange(games), actions].all()
     return eng, actions, 3
 
 
-def test_an_internal_error_in_one_game_leaves_every_game_as_it_was():
-    eng, actions, bad = broken_batch()
+@pytest.mark.parametrize("games", [6, 64])   # the compiled undo log: rows saved one by one,
+def test_an_internal_error_in_one_game_leaves_every_game_as_it_was(games):   # or all at once
+    eng, actions, bad = broken_batch(games)
     before = snapshot(eng)
     with pytest.raises(EngineError, match=f"game {bad}") as err:
         eng.step(actions)
     assert err.value.__cause__ is not None
     assert_same_state(before, snapshot(eng))
     np.testing.assert_array_equal(eng.legal_action_mask()[bad], before_mask(eng, bad))
+
+
+@pytest.mark.parametrize("games", [6, 64])
+def test_an_internal_error_in_random_play_leaves_every_game_and_stream_as_it_was(
+        games, each_backend):
+    if each_backend != "numba":
+        pytest.skip("one compiled call plays every game; numpy plays them round by round")
+    eng, _, bad = broken_batch(games)
+    streams = np.arange(2 * games, dtype=np.uint64).reshape(games, 2)
+    before, streams_before = snapshot(eng), streams.copy()
+    until = (eng.current_player + 1) % 3    # one decision each: game 3's breaks
+    with pytest.raises(EngineError, match=f"game {bad}"):
+        eng.play_random(np.arange(games), until, streams)
+    assert_same_state(before, snapshot(eng))
+    np.testing.assert_array_equal(streams, streams_before)
 
 
 def before_mask(eng: Engine, g: int) -> np.ndarray:

@@ -275,7 +275,7 @@ class Engine:
             try:
                 bad = self._kernels.step(s, listed, actions, rewards, self._mask, masks)
             except Exception as err:
-                raise self._failed(self._kernels.undo(s, listed), err) from err
+                raise self._failed(self._kernels.undo(s), err) from err
             if bad >= 0:
                 raise self._illegal(int(listed[bad]), int(actions[bad]))
             self._keep_masks(masks)
@@ -347,7 +347,7 @@ class Engine:
             self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
         except Exception as err:
             streams[...] = saved
-            raise self._failed(self._kernels.undo(self.state, idx), err) from err
+            raise self._failed(self._kernels.undo(self.state), err) from err
         self._keep_masks(masks)
         return rewards
 

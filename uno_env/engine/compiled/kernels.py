@@ -77,26 +77,34 @@ def refresh_mask(rules, s, g, masks, kinds):
 
 
 @njit(cache=True)
-def save(s, g, saved, progress, i):
-    """Before game ``g`` (``games[i]``) changes: its row into row ``i`` of ``saved``, and
-    ``progress[0] = i``, so that an error escaping the kernel can be undone."""
-    progress[0] = i
-    copy_row(s, g, saved, i)
+def save(s, g, saved, log):
+    """Before game ``g`` changes: its row into the next free row of ``saved``, so that an
+    error escaping the kernel can be undone. ``log[0]`` counts the rows saved by this
+    call and ``log[1 + k]`` is the game of row ``k``; games that do not change (finished,
+    or already at the seat to wait for) are not copied. ``log[0] == -1`` says the
+    caller saved the whole state already (cheaper for large batches): then ``log[1]``
+    only notes the game being changed."""
+    k = log[0]
+    if k < 0:
+        log[1] = g
+        return
+    log[1 + k] = g
+    log[0] = k + 1
+    copy_row(s, g, saved, k)
 
 
 @njit(cache=True)
-def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, progress):
+def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
     """Check every action first; if all running games' actions are legal, apply them.
 
     ``masks`` holds the legal masks of all games (row ``g`` for game ``g``) when the
     caller has them, else no rows and the masks are computed. Returns -1, or the position
     in ``games`` of the first illegal action (and then changes nothing). Finished
-    games are skipped. ``new_masks``: see :func:`refresh_mask`; ``saved``,
-    ``progress``: see :func:`save`.
+    games are skipped. ``new_masks``: see :func:`refresh_mask`; ``saved``, ``log``: see
+    :func:`save`.
     """
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds = np.empty(NUM_KINDS, np.bool_)
-    progress[0] = -1
     for i in range(games.size):
         g = games[i]
         if s.done[g]:
@@ -113,8 +121,8 @@ def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, progr
                 return i
     for i in range(games.size):
         g = games[i]
-        save(s, g, saved, progress, i)
         if not s.done[g]:
+            save(s, g, saved, log)
             decide(rules, s, g, actions[i], rewards[g])
             play_forced(rules, s, g, rewards[g])
         refresh_mask(rules, s, g, new_masks, kinds)
@@ -122,7 +130,7 @@ def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, progr
 
 
 @njit(cache=True)
-def play_random_games(rules, s, games, until, streams, rewards, new_masks, saved, progress):
+def play_random_games(rules, s, games, until, streams, rewards, new_masks, saved, log):
     """Uniformly random legal decisions in each listed game until ``until[i]`` is to act.
 
     ``streams[g] = (key, counter)`` is the game's own random stream for these
@@ -131,10 +139,10 @@ def play_random_games(rules, s, games, until, streams, rewards, new_masks, saved
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds = np.empty(NUM_KINDS, np.bool_)
     legal = np.empty(NUM_ACTIONS, np.int64)
-    progress[0] = -1
     for i in range(games.size):
         g = games[i]
-        save(s, g, saved, progress, i)
+        if not s.done[g] and s.current[g] != until[i]:
+            save(s, g, saved, log)
         for _ in range(10 * rules.max_turns):
             if s.done[g] or s.current[g] == until[i]:
                 break
@@ -179,6 +187,8 @@ def observe_games(rules, s, games, players, out):
 
 # "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
 # the cached masks it reads are read-only, the ones it has written are not.
+#: From this many games a call saves the whole state for its undo log (see _undo_log).
+_BULK_SAVE_GAMES = 32
 _NO_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
 _NO_MASKS.flags.writeable = False
 _NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
@@ -204,7 +214,7 @@ class NumbaBackend:
         self._struct: object = None
         self._saved: State | None = None       # rows saved by the last changing call
         self._saved_struct: object = None
-        self._progress = np.full(1, -1, np.int64)   # position of the game being changed
+        self._log = np.zeros(1, np.int64)        # rows saved and their games (see save)
 
     def __getstate__(self) -> dict:
         """Pickled as its rules: the structs are rebuilt on loading."""
@@ -218,22 +228,38 @@ class NumbaBackend:
             self._state, self._struct = state, state_struct(state)
         return self._struct
 
-    def _undo_log(self, state: State) -> tuple[object, np.ndarray]:
-        """Where a changing kernel saves each game's row before changing it."""
+    def _undo_log(self, state: State, games: np.ndarray) -> tuple[object, np.ndarray]:
+        """Where a changing kernel on ``games`` saves each game's row before changing it
+        (see :func:`save`). When the call lists many games, the whole state is copied
+        here at once instead: numpy copies a field of every game in one pass, about 25
+        times faster per game than the kernel's row by row copy, which stays the cheaper
+        one for a few games."""
         saved = self._saved
         if saved is None or saved.hands.shape != state.hands.shape:
             self._saved = State.empty(state.num_games, state.num_players)
             self._saved_struct = state_struct(self._saved)
-        return self._saved_struct, self._progress
+            self._log = np.zeros(1 + state.num_games, np.int64)
+        log = self._log
+        if games.size >= _BULK_SAVE_GAMES and games.size * 16 >= state.num_games:
+            state.copy_into(self._saved)
+            log[:2] = -1
+        else:
+            log[0] = 0
+        return self._saved_struct, log
 
-    def undo(self, state: State, games: np.ndarray) -> int:
-        """After an error escaped a changing kernel on ``games``: put back the rows it had
-        saved (the games up to the one it was changing); returns that game (-1: none)."""
-        done = int(self._progress[0]) + 1
-        if done <= 0:
+    def undo(self, state: State) -> int:
+        """After an error escaped a changing kernel: put back what it had saved; returns
+        the game it was changing when the error came (-1: none)."""
+        log = self._log
+        if log[0] < 0:
+            self._saved.copy_into(state)
+            return int(log[1])
+        n = int(log[0])
+        if n == 0:
             return -1
-        copy_rows(self._saved_struct, np.arange(done), self._arrays(state), games[:done])
-        return int(games[done - 1])
+        games = log[1:1 + n]
+        copy_rows(self._saved_struct, np.arange(n), self._arrays(state), games)
+        return int(games[-1])
 
     def legal_mask(self, state: State, games: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, NUM_ACTIONS), bool)
@@ -250,7 +276,7 @@ class NumbaBackend:
         """
         return step_games(self.rules, self._arrays(state), games, actions, rewards,
                           _NO_MASKS if masks is None else masks, _new(new_masks),
-                          *self._undo_log(state))
+                          *self._undo_log(state, games))
 
     def reset(self, state: State, games: np.ndarray, keys: np.ndarray,
               new_masks: np.ndarray | None) -> None:
@@ -261,7 +287,7 @@ class NumbaBackend:
                     new_masks: np.ndarray | None) -> None:
         """Random legal play in ``games`` until the seats ``until`` act (see the kernel)."""
         play_random_games(self.rules, self._arrays(state), games, until, streams, rewards,
-                          _new(new_masks), *self._undo_log(state))
+                          _new(new_masks), *self._undo_log(state, games))
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
