@@ -13,6 +13,8 @@ RUN_AGENTS ?= tuned,defender,greedy,random_play,ismcts:budget=16
 # Decisions of random play checked by `make soak` (shared by every preset, player count
 # and backend).
 DECISIONS ?= 1000000
+# Processes `make strategies` plays its cells with (the numbers do not depend on it).
+JOBS ?= 2
 
 .PHONY: run test bench bench-tournament strategies soak lint clean
 
@@ -50,7 +52,7 @@ bench-tournament: $(VENV)/.test-installed
 
 # The strategy benchmark: writes docs/strategies.md, its figures and numbers (hours).
 strategies: $(VENV)/.test-installed
-	$(BIN)/python experiments/strategies.py
+	$(BIN)/python experiments/strategies.py --jobs $(JOBS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

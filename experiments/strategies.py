@@ -19,11 +19,13 @@ Usage: ``python experiments/strategies.py [--quick]`` (``make strategies``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
 import sys
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -87,39 +89,64 @@ def cell_row(agent: str, baseline: str, res: TournamentResult) -> dict:
             "points": s.points, "truncated": res.truncated, "seconds": round(res.seconds, 1)}
 
 
+def play_cell(agent: str, baseline: str, preset: str, players: int, games: int,
+              seed: int) -> dict:
+    """One cell: ``agent`` against ``baseline`` in every other seat."""
+    res = tournament([agent] + [baseline] * (players - 1),
+                     Rules.preset(preset, num_players=players), games, seed=seed, preset=preset)
+    return cell_row(agent, baseline, res)
+
+
+def play_matrix(agents: list[str], games: int, seed: int) -> TournamentResult:
+    """The head-to-head tournament of ``agents`` on the headline preset, heads-up."""
+    return tournament(agents, Rules.preset(HEADLINE, num_players=2), games, seed=seed,
+                      preset=HEADLINE)
+
+
+class InProcess(contextlib.AbstractContextManager):
+    """The executor of ``--jobs 1``: runs each job when it is submitted."""
+
+    def submit(self, fn: Callable, *args: object) -> Future:
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
 def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
+    """Every cell, the head-to-head matrix and the search agents' duels; ``--jobs``
+    processes play them side by side (each is a deterministic tournament of its own, so
+    the numbers do not depend on how many run at once)."""
     agents = args.agents or list(AGENTS)
     presets = args.presets or list(PRESETS)
     todo = [c for c in cells(agents, presets)
             if not is_search(c[0], args) or c[2] in args.search_presets]
     done = load_cells(args.out / "strategies.json") if args.resume else {}
-    rows = []
-    for i, (agent, baseline, preset, players) in enumerate(todo, 1):
-        games = games_for(agent, baseline, preset, args)
-        key = cell_key(agent, baseline, preset, players, games, args.seed)
-        if key not in done:
-            res = tournament([agent] + [baseline] * (players - 1),
-                             Rules.preset(preset, num_players=players), games, seed=args.seed,
-                             preset=preset)
-            done[key] = {"key": key, **cell_row(agent, baseline, res)}
-            save_cells(args.out, list(done.values()))
-        rows.append(done[key])
-        r = rows[-1]
-        say(f"[{i}/{len(todo)}] {agent} vs {baseline}, {preset}, {players}p: {pct(r)} "
-            f"over {r['games']:,} games ({r['seconds']:.0f} s)")
+    keys = [cell_key(a, b, p, n, games_for(a, b, p, args), args.seed) for a, b, p, n in todo]
     plain = [a for a in agents if not is_search(a, args)]
     k = len(plain)   # every pair plays headline_games games: 2 seatings per pair
-    h2h = tournament(plain, Rules.preset(HEADLINE, num_players=2),
-                     args.headline_games * k * (k - 1) // 2, seed=args.seed, preset=HEADLINE)
-    say(f"head to head: {h2h.games:,} games")
-    duels = []   # each search agent against every other agent, fewer games
-    for a in agents:
-        for b in (x for x in agents if x != a and is_search(a, args)):
-            res = tournament([a, b], Rules.preset(HEADLINE, num_players=2), args.search_games,
-                             seed=args.seed, preset=HEADLINE)
-            duels.append(cell_row(a, b, res))
-            say(f"{a} vs {b}: {pct(duels[-1])} over {res.games:,} games")
-    return {"cells": rows, "head_to_head": h2h, "duels": duels}
+    pairs = [(a, b) for a in agents for b in agents if b != a and is_search(a, args)]
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else InProcess()
+    with pool:
+        pending = {pool.submit(play_cell, a, b, p, n, games_for(a, b, p, args), args.seed): key
+                   for (a, b, p, n), key in zip(todo, keys, strict=True) if key not in done}
+        matrix = pool.submit(play_matrix, plain, args.headline_games * k * (k - 1) // 2,
+                             args.seed)
+        duels = [pool.submit(play_cell, a, b, HEADLINE, 2, args.search_games, args.seed)
+                 for a, b in pairs]
+        for i, future in enumerate(as_completed(pending), 1):
+            r = done[pending[future]] = {"key": pending[future], **future.result()}
+            save_cells(args.out, list(done.values()))
+            say(f"[{i}/{len(pending)}] {r['agent']} vs {r['baseline']}, {r['preset']}, "
+                f"{r['players']}p: {pct(r)} over {r['games']:,} games ({r['seconds']:.0f} s)")
+        h2h = matrix.result()
+        say(f"head to head: {h2h.games:,} games")
+        duel_rows = [d.result() for d in duels]
+        for r in duel_rows:
+            say(f"{r['agent']} vs {r['baseline']}: {pct(r)} over {r['games']:,} games")
+    return {"cells": [done[key] for key in keys], "head_to_head": h2h, "duels": duel_rows}
 
 
 def save_cells(out: Path, rows: list[dict]) -> None:
@@ -327,6 +354,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baselines", nargs="*", default=BASELINES, help="baseline agents")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=DOCS, help="where to write")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing cells side by side (the numbers do not "
+                             "depend on it)")
     parser.add_argument("--quick", action="store_true", help="a smoke run (few games)")
     parser.add_argument("--resume", action="store_true",
                         help="reuse the cells of --out/strategies.json played with the same "

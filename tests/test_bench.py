@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -76,3 +77,17 @@ def test_strategy_benchmark_writes_its_report(tmp_path) -> None:
         assert expected in text, expected
     assert {p.name for p in tmp_path.glob("*.png")} == {
         "strategies_h2h.png", "strategies_headline.png", "strategies_presets.png"}
+
+
+def test_strategy_benchmark_numbers_do_not_depend_on_its_jobs(tmp_path) -> None:
+    import strategies
+
+    common = ["--agents", "greedy", "random_play", "--baselines", "random", "--presets",
+              "official", "--headline-games", "8", "--games", "6"]
+    runs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        strategies.main(common + ["--jobs", jobs, "--out", str(out)])
+        data = json.loads((out / "strategies.json").read_text())
+        runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in data["cells"]])
+    assert runs[0] == runs[1] and len(runs[0]) == 6
