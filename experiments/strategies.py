@@ -173,8 +173,9 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         "cell is a tournament (`uno_env.tournament`): each deal is replayed under every",
         "rotation of the seats, so every player sits in every seat on the same cards.",
         "Win rates are over all games of the cell (a game cut at `max_turns` is a loss",
-        "for everyone) with 95% Wilson intervals; \"beats\" means the interval lies above",
-        "the share of a fair seat (1/players).",
+        "for everyone, except under `last_standing` rules once someone has gone out: the",
+        "first out wins it, as the rules say) with 95% Wilson intervals; \"beats\" means",
+        "the interval lies above the share of a fair seat (1/players).",
         "",
         "- `random`: uniformly random among the legal actions (draws, passes and",
         "  challenges as often as it plays).",
@@ -247,11 +248,39 @@ def targets(out: dict, args: argparse.Namespace) -> list[str]:
             met = "yes" if r["win_rate"] >= goal else "no"
             lines.append(f"| `{best}` vs `random_play`, {players} players | >= {100 * goal:.0f}% "
                          f"| {pct(r)}, {r['games']:,} | {met} |")
-    for r in out["duels"]:
+    for r in out["duels"] + recorded_duel(args.search_duel, best):
         if r["baseline"] == best:
             lines.append(f"| `{r['agent']}` vs `{best}`, 2 players | interval above 50% | "
                          f"{pct(r)}, {r['games']:,} | {'yes' if r['low'] > 0.5 else 'no'} |")
+    lines += ["", "Tournament throughput (>= 300,000 decisions/s with `greedy` agents at 4 "
+              "players): see [benchmarks.md](benchmarks.md#tournaments)."]
+    if recorded_duel(args.search_duel, best):
+        lines += ["", f"The search agent's duel with more games is recorded in "
+                  f"[{args.search_duel.name}]({args.search_duel.name}), from "
+                  f"`{duel_command(args.search_duel)}` (the same numbers with or without "
+                  "`--ray` and at any `--batch`)."]
     return lines + [""]
+
+
+def recorded_duel(path: Path, best: str) -> list[dict]:
+    """The search agent against ``best`` from a tournament JSON written by ``uno-env
+    tournament --json`` (a duel with more games than the search cells), as a cell row;
+    nothing if there is none."""
+    if not path.exists():
+        return []
+    res = json.loads(path.read_text())[0]
+    if len(res["agents"]) != 2 or res["agents"][1] != best or res["preset"] != HEADLINE:
+        return []
+    r = res["results"][0]
+    return [{"agent": r["label"], "baseline": best, "games": r["games"], "wins": r["wins"],
+             "win_rate": r["win_rate"], "low": r["win_low"], "high": r["win_high"]}]
+
+
+def duel_command(path: Path) -> str:
+    res = json.loads(path.read_text())[0]
+    return (f"uno-env tournament --agents {' '.join(res['agents'])} --preset {res['preset']} "
+            f"--games {res['games']} --seed {res['seed']} --batch 256 --ray "
+            f"--json docs/{path.name}")
 
 
 def headline(rows: list[dict]) -> list[str]:
@@ -354,6 +383,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baselines", nargs="*", default=BASELINES, help="baseline agents")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=DOCS, help="where to write")
+    parser.add_argument("--search-duel", type=Path, default=DOCS / "search_duel.json",
+                        help="a recorded tournament JSON of a search agent against the best "
+                             "heuristic (reported with the targets when present)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes playing cells side by side (the numbers do not "
                              "depend on it)")

@@ -77,6 +77,16 @@ def test_greedy_is_ranked_above_random() -> None:
     assert res.to_dict()["ratings"][1]["label"] == "greedy"
 
 
+def test_a_last_standing_game_cut_after_someone_went_out_is_won_by_the_first_out() -> None:
+    """The rules give such a game a result (docs/rules.md): it is no draw in the table."""
+    rules = Rules.preset("last_standing", num_players=4, max_turns=80)
+    res = tournament(["greedy", "random", "random", "random"], rules, 32, seed=1)
+    rec = res.records
+    cut = rec.decisions >= rules.max_turns
+    assert cut.any() and (rec.winner[cut] >= 0).any()
+    assert sum(s.wins for s in res.agent_stats()) + res.truncated == res.games
+
+
 def test_results_do_not_depend_on_the_batch_size() -> None:
     agents = ["random", "greedy", "random"]
     rules = Rules.preset("official", num_players=3, max_turns=300)

@@ -113,12 +113,14 @@ class Schedule:
 
 @dataclass
 class Records:
-    """One row per finished game (truncated games have ``winner == -1``)."""
+    """One row per finished game (a game cut at ``max_turns`` without a result has
+    ``winner == -1``; under ``end="last_standing"`` a cut game where someone had gone
+    out is won by the first out, as the rules say)."""
 
     seating: np.ndarray    # int64[N]
     deal: np.ndarray       # int64[N]
     decisions: np.ndarray  # int64[N]     decisions taken in the game
-    winner: np.ndarray     # int64[N]     winning seat, -1 if truncated
+    winner: np.ndarray     # int64[N]     winning seat, -1 if cut without a result
     won: np.ndarray        # bool[N, P]   seat won (both partners in team play)
     points: np.ndarray     # int64[N, P]  points scored (match totals in match play)
     standing: np.ndarray   # int64[N, P]  finishing order, 0 best (ties share a value)
@@ -293,7 +295,7 @@ def _check_legal(actions: np.ndarray, masks: np.ndarray, running: np.ndarray,
 def _record(rules: Rules, engine: Engine, slots: np.ndarray, games: np.ndarray,
             decisions: np.ndarray, out: dict[str, np.ndarray]) -> None:
     s = engine.state
-    winner = np.where(s.truncated[slots], -1, s.winner[slots])
+    winner = s.winner[slots]          # -1 when a game was cut without a result
     out["decisions"][games] = decisions
     out["winner"][games] = winner
     out["won"][games] = won_seats(rules, winner)
@@ -345,6 +347,7 @@ class TournamentResult:
 
     @property
     def truncated(self) -> int:
+        """Games cut at ``max_turns`` without a result (nobody won them)."""
         return int((self.records.winner < 0).sum())
 
     def entries(self) -> np.ndarray:
