@@ -15,7 +15,11 @@ loses to the policy it plays out with). ``budget`` is the number of
 playouts per decision, shared among the legal actions. With ``horizon`` > 0 a
 playout stops after that many decisions and a running game is valued by the
 agent's lead in cards (its hand against the smallest other hand, in (-1, 1)):
-less noise than a game's win or loss, at the price of a bias.
+less noise than a game's win or loss, at the price of a bias. With
+``drew_on_weight`` < 1 the worlds follow a belief about the opponents instead of
+a uniform deal: a player who drew while a color was current (and has not played
+since) is dealt cards of that color, and wilds, that many times less often (it
+likely had none, or it would have played one).
 
 All worlds and playouts of all the decisions of one ``act_in`` call run as one
 batch on the engine: a call with 100 decisions and a budget of 64 steps about
@@ -48,7 +52,7 @@ class IsmctsAgent(Agent):
     needs_engine = True
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
-                 confidence: float = 2.0) -> None:
+                 confidence: float = 2.0, drew_on_weight: float = 1.0) -> None:
         from . import make_agent  # the registry imports this module
         if not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget must be a positive integer (playouts per decision), "
@@ -58,17 +62,22 @@ class IsmctsAgent(Agent):
         if not isinstance(confidence, (int, float)) or not confidence >= 0:
             raise ValueError(f"confidence must be a number >= 0 (standard errors), "
                              f"got {confidence!r}")
+        if not isinstance(drew_on_weight, (int, float)) or not 0 < drew_on_weight <= 1:
+            raise ValueError(f"drew_on_weight must be a number in (0, 1], "
+                             f"got {drew_on_weight!r}")
         self.budget = budget
         self.playout = playout
         self.horizon = horizon
         self.confidence = float(confidence)
+        self.drew_on_weight = float(drew_on_weight)
         self.policy: BatchAgent = make_agent(playout)
         # the playout policy's own choice is the default the search must beat
         self.uses_observations = getattr(self.policy, "uses_observations", True)
 
     def __repr__(self) -> str:
         return (f"IsmctsAgent(budget={self.budget}, playout={self.playout!r}, "
-                f"horizon={self.horizon}, confidence={self.confidence})")
+                f"horizon={self.horizon}, confidence={self.confidence}, "
+                f"drew_on_weight={self.drew_on_weight})")
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
@@ -101,7 +110,8 @@ class IsmctsAgent(Agent):
         for i, (game, legal) in enumerate(zip(games, candidates, strict=True)):
             seat = int(engine.state.current[game])
             worlds = max(1, self.budget // legal.size)
-            sampled = sample_worlds(engine.rules, engine.state, int(game), seat, worlds, rng)
+            sampled = sample_worlds(engine.rules, engine.state, int(game), seat, worlds, rng,
+                                    self.drew_on_weight)
             states.append(sampled.take(np.tile(np.arange(worlds), legal.size)))
             first.append(np.repeat(legal, worlds))
             seats.append(np.full(worlds * legal.size, seat))

@@ -7,8 +7,15 @@ import pytest
 from scenario import random_positions, redeal_hidden
 
 from uno_env import PRESETS, Engine, Rules
+from uno_env.cards import IS_WILD, KIND_COLOR, KIND_ID
 from uno_env.engine.deal import pile_counts
-from uno_env.engine.worlds import known_seats, public_state, unseen_cards
+from uno_env.engine.worlds import (
+    belief_deal,
+    drew_on_weights,
+    known_seats,
+    public_state,
+    unseen_cards,
+)
 
 CASES = [(preset, players) for preset in sorted(PRESETS) for players in (2, 4)
          if not (preset == "teams" and players != 4)]
@@ -23,14 +30,15 @@ def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
             + pile_counts(s, np.array([game]))[0])
 
 
+@pytest.mark.parametrize("weight", [1.0, 0.2])    # uniform deal, belief deal
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
-        preset: str, players: int) -> None:
+        preset: str, players: int, weight: float) -> None:
     eng = random_positions(preset, players)
     rng = np.random.default_rng(1)
     for game in np.flatnonzero(~eng.state.done)[:6]:
         seat = int(eng.state.current[game])
-        worlds = eng.sample_worlds(game, seat, 12, rng)
+        worlds = eng.sample_worlds(game, seat, 12, rng, drew_on_weight=weight)
         seen = eng.observe(players=seat, games=[game])
         np.testing.assert_array_equal(worlds.observe(players=seat), np.repeat(seen, 12, 0))
         np.testing.assert_array_equal(worlds.legal_action_mask(),
@@ -48,16 +56,17 @@ def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
             assert len({worlds.state.hands[w].tobytes() for w in range(12)}) > 1
 
 
-def test_worlds_read_only_the_public_game() -> None:
+@pytest.mark.parametrize("weight", [1.0, 0.2])
+def test_worlds_read_only_the_public_game(weight: float) -> None:
     """Re-dealing the opponents' hands and the pile (public facts kept) changes no world."""
     eng = random_positions("official", 4, games=8)
     game = int(np.flatnonzero(~eng.state.done)[0])
     seat = int(eng.state.current[game])
-    before = eng.sample_worlds(game, seat, 8, np.random.default_rng(3)).state
+    before = eng.sample_worlds(game, seat, 8, np.random.default_rng(3), weight).state
     hands = eng.state.hands[game].copy()
     redeal_hidden(eng, game, seat, np.random.default_rng(9))
     assert not np.array_equal(hands, eng.state.hands[game])
-    after = eng.sample_worlds(game, seat, 8, np.random.default_rng(3)).state
+    after = eng.sample_worlds(game, seat, 8, np.random.default_rng(3), weight).state
     np.testing.assert_array_equal(before.hands, after.hands)
     np.testing.assert_array_equal(before.deck, after.deck)
 
@@ -71,3 +80,28 @@ def test_worlds_need_the_acting_player_of_a_running_game() -> None:
         eng.sample_worlds(5, seat, 4, np.random.default_rng(0))
     with pytest.raises(ValueError, match="num_worlds must be a positive integer"):
         eng.sample_worlds(0, seat, 0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"drew_on_weight must be in \(0, 1\]"):
+        eng.sample_worlds(0, seat, 4, np.random.default_rng(0), drew_on_weight=0.0)
+
+
+def test_a_player_who_drew_on_a_color_is_dealt_its_cards_and_wilds_less_often() -> None:
+    drew_on = np.zeros((3, 4), bool)
+    drew_on[1, 0] = True                                  # seat 1 drew on color 0
+    weights = drew_on_weights(drew_on, 0.25)
+    lacking = (KIND_COLOR == 0) | IS_WILD
+    np.testing.assert_array_equal(weights[1], np.where(lacking, 0.25, 1.0))
+    np.testing.assert_array_equal(weights[[0, 2]], 1.0)   # seats that drew on nothing
+    red, green = KIND_ID["R5"], KIND_ID["G5"]
+    assert KIND_COLOR[red] == 0 and KIND_COLOR[green] != 0
+    cards = np.repeat([red, green], 20)
+    sizes = np.array([0, 10, 5])
+    dealt = belief_deal(cards, sizes, weights, 4000, np.random.default_rng(0))
+    np.testing.assert_array_equal(np.sort(dealt, axis=1), np.broadcast_to(cards, dealt.shape))
+    red_share = (dealt == red).mean(axis=0)
+    # one red card against four times as many green ones at equal counts: about a fifth
+    assert 0.15 < red_share[:10].mean() < 0.3
+    assert red_share[10:].mean() > 0.55                   # the rest holds the reds
+    # a tiny weight is close to a ban while the other cards suffice
+    banned = belief_deal(cards, sizes, drew_on_weights(drew_on, 1e-9), 200,
+                         np.random.default_rng(1))
+    assert not (banned[:, :10] == red).any()

@@ -502,11 +502,12 @@ class Engine:
         return DECKS[self.rules.deck].astype(np.int64)
 
     def sample_worlds(self, game: int, seat: int, num_worlds: int,
-                      rng: np.random.Generator) -> Engine:
+                      rng: np.random.Generator, drew_on_weight: float = 1.0) -> Engine:
         """A new engine of ``num_worlds`` possible worlds of ``game`` as its acting
-        player ``seat`` knows it: public facts kept, unseen cards dealt at random
-        (see :mod:`uno_env.engine.worlds`)."""
-        state = sample_worlds(self.rules, self.state, int(game), int(seat), num_worlds, rng)
+        player ``seat`` knows it: public facts kept, unseen cards dealt at random, or
+        by a belief with ``drew_on_weight`` < 1 (see :mod:`uno_env.engine.worlds`)."""
+        state = sample_worlds(self.rules, self.state, int(game), int(seat), num_worlds, rng,
+                              drew_on_weight)
         worlds = Engine(self.rules, state.num_games, 0, self.backend)
         worlds.state = state
         return worlds

@@ -23,7 +23,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from ..cards import DECKS, NUM_KINDS
+from ..cards import DECKS, IS_WILD, KIND_COLOR, NUM_KINDS
 from ..rules import Rules
 from .codes import rule_codes
 from .legal import MATCH, wd4_permitted
@@ -70,15 +70,24 @@ def unseen_cards(rules: Rules, public: State) -> np.ndarray:
 
 
 def sample_worlds(rules: Rules, state: State, game: int, seat: int, num_worlds: int,
-                  rng: np.random.Generator) -> State:
+                  rng: np.random.Generator, drew_on_weight: float = 1.0) -> State:
     """``num_worlds`` worlds of ``game`` as its acting player ``seat`` knows it.
 
     Built from :func:`public_state` only: in each world the unseen cards are
     shuffled and dealt to the other hands (to their public sizes), the rest
     making the draw pile; every world gets its own random key from ``rng``.
+
+    ``drew_on_weight`` below 1 deals by a belief about the opponents instead of
+    uniformly: a player who drew while a color was current (and has not played
+    since) likely held no card of that color and no wild, so such cards reach its
+    hand ``drew_on_weight`` times as often as others (see :func:`belief_deal`).
+    The belief reads only public facts; a player who drew because it chose to, or
+    was dealt penalty cards since, may hold them after all, hence a weight, not a ban.
     """
     if not isinstance(num_worlds, (int, np.integer)) or num_worlds < 1:
         raise ValueError(f"num_worlds must be a positive integer, got {num_worlds!r}")
+    if not 0.0 < drew_on_weight <= 1.0:
+        raise ValueError(f"drew_on_weight must be in (0, 1], got {drew_on_weight!r}")
     pub = public_state(rules, state, game, seat)
     n, p = int(num_worlds), rules.num_players
     unseen = unseen_cards(rules, pub)
@@ -90,7 +99,11 @@ def sample_worlds(rules: Rules, state: State, game: int, seat: int, num_worlds: 
         raise ValueError(f"game {game} does not add up: {cards.size} unseen cards for "
                          f"{int(sizes.sum())} hidden hand cards and a pile of {pile_len}")
     worlds = pub.take(np.zeros(n, np.int64))
-    dealt = cards[rng.random((n, cards.size)).argsort(axis=1)]         # [world, card]
+    if drew_on_weight < 1.0 and pub.drew_on[0, sizes > 0].any():
+        dealt = belief_deal(cards, sizes, drew_on_weights(pub.drew_on[0], drew_on_weight),
+                            n, rng)
+    else:
+        dealt = cards[rng.random((n, cards.size)).argsort(axis=1)]     # [world, card]
     owner = np.repeat(np.arange(p), sizes)                              # first cards -> hands
     held = dealt[:, :owner.size]
     cells = (np.arange(n)[:, None] * p + owner[None, :]) * NUM_KINDS + held
@@ -101,6 +114,42 @@ def sample_worlds(rules: Rules, state: State, game: int, seat: int, num_worlds: 
     worlds.key[:] = seed_key(rng.integers(0, 2**62, n))
     _judge_challenge(rules, worlds)
     return worlds
+
+
+def drew_on_weights(drew_on: np.ndarray, weight: float) -> np.ndarray:
+    """``float64[P, K]``: how likely each seat holds each card kind, relative to 1:
+    ``weight`` for the wilds and the cards of the colors ``drew_on[P, C]`` says it drew
+    on, for seats that drew on some color."""
+    colored = ~IS_WILD
+    lacks = np.zeros((drew_on.shape[0], NUM_KINDS), bool)
+    lacks[:, colored] = drew_on[:, KIND_COLOR[colored].astype(np.int64)]
+    lacks[:, IS_WILD] = drew_on.any(axis=1)[:, None]
+    return np.where(lacks, weight, 1.0)
+
+
+def belief_deal(cards: np.ndarray, sizes: np.ndarray, weights: np.ndarray, n: int,
+                rng: np.random.Generator) -> np.ndarray:
+    """``int64[n, M]``: ``n`` orders of the ``M`` unseen ``cards`` in the layout of a
+    uniform shuffle (``sizes[0]`` cards of seat 0, then of seat 1, ..., then the pile).
+    Seat by seat, each hand is drawn from the cards left with probability proportional
+    to ``weights[seat, card]`` (without replacement: the Gumbel top-k trick); the pile
+    is the rest in random order."""
+    m = cards.size
+    out = np.empty((n, m), np.int64)
+    free = np.ones((n, m), bool)
+    rows = np.arange(n)[:, None]
+    at = 0
+    for seat in np.flatnonzero(sizes):
+        size = int(sizes[seat])
+        key = np.log(weights[seat, cards])[None, :] + rng.gumbel(size=(n, m))
+        key[~free] = -np.inf
+        pick = np.argpartition(-key, size - 1, axis=1)[:, :size]
+        out[:, at:at + size] = cards[pick]
+        free[rows, pick] = False
+        at += size
+    rest = np.where(free, rng.random((n, m)), np.inf).argsort(axis=1)[:, :m - at]
+    out[:, at:] = cards[rest]
+    return out
 
 
 def _judge_challenge(rules: Rules, worlds: State) -> None:
