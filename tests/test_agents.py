@@ -205,13 +205,15 @@ def test_bad_agent_specs_are_named(spec: str, message: str) -> None:
         make_agent(spec)
 
 
-def test_ismcts_ignores_hidden_cards() -> None:
+@pytest.mark.parametrize("spec", ["ismcts:budget=12", "ismcts:budget=12,drew_on_weight=0.2"])
+def test_ismcts_ignores_hidden_cards(spec: str) -> None:
     """Its choices depend on the public game only: other hands and pile order re-dealt,
-    the same rng gives the same actions."""
+    the same rng gives the same actions (also when its worlds follow a belief)."""
     eng = random_positions("official", 3, games=12, seed=4)
     live = np.flatnonzero(~eng.state.done)
+    assert eng.state.drew_on[live].any()      # some belief to follow
     obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
-    agent = make_agent("ismcts:budget=12")
+    agent = make_agent(spec)
     before = choose_actions(agent, eng, live, obs, masks, np.random.default_rng(2))
     hands = eng.state.hands.copy()
     for game in live:
@@ -255,3 +257,5 @@ def test_ismcts_needs_the_engine() -> None:
                                  np.random.default_rng(0))
     with pytest.raises(ValueError, match="budget must be a positive integer"):
         make_agent("ismcts:budget=0")
+    with pytest.raises(ValueError, match=r"drew_on_weight must be a number in \(0, 1\]"):
+        make_agent("ismcts:drew_on_weight=0")
