@@ -105,9 +105,9 @@ class IsmctsAgent(Agent):
         """The legal action of each listed game whose playouts beat those of ``default``
         (the playout policy's choice) by the most, counted in standard errors of the
         paired difference less ``confidence``; ``default`` when none does."""
-        states, first, seats, owner = [], [], [], []
+        states, first, seats = [], [], []
         candidates = [np.flatnonzero(row) for row in masks]
-        for i, (game, legal) in enumerate(zip(games, candidates, strict=True)):
+        for game, legal in zip(games, candidates, strict=True):
             seat = int(engine.state.current[game])
             worlds = max(1, self.budget // legal.size)
             sampled = sample_worlds(engine.rules, engine.state, int(game), seat, worlds, rng,
@@ -115,7 +115,6 @@ class IsmctsAgent(Agent):
             states.append(sampled.take(np.tile(np.arange(worlds), legal.size)))
             first.append(np.repeat(legal, worlds))
             seats.append(np.full(worlds * legal.size, seat))
-            owner.append(np.full(worlds * legal.size, i))
         first_actions, seat_of = np.concatenate(first), np.concatenate(seats)
         sims = Engine(engine.rules, first_actions.size, 0, engine.backend)
         sims.state = concat_states(states)

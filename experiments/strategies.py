@@ -248,39 +248,37 @@ def targets(out: dict, args: argparse.Namespace) -> list[str]:
             met = "yes" if r["win_rate"] >= goal else "no"
             lines.append(f"| `{best}` vs `random_play`, {players} players | >= {100 * goal:.0f}% "
                          f"| {pct(r)}, {r['games']:,} | {met} |")
-    for r in out["duels"] + recorded_duel(args.search_duel, best):
+    recorded = recorded_duel(args.search_duel, best)
+    for r in out["duels"] + ([recorded[0]] if recorded else []):
         if r["baseline"] == best:
             lines.append(f"| `{r['agent']}` vs `{best}`, 2 players | interval above 50% | "
                          f"{pct(r)}, {r['games']:,} | {'yes' if r['low'] > 0.5 else 'no'} |")
     lines += ["", "Tournament throughput (>= 300,000 decisions/s with `greedy` agents at 4 "
               "players): see [benchmarks.md](benchmarks.md#tournaments)."]
-    if recorded_duel(args.search_duel, best):
+    if recorded:
         lines += ["", f"The search agent's duel with more games is recorded in "
                   f"[{args.search_duel.name}]({args.search_duel.name}), from "
-                  f"`{duel_command(args.search_duel)}` (the same numbers with or without "
-                  "`--ray` and at any `--batch`)."]
+                  f"`{recorded[1]}` (the same numbers with or without `--ray` and at any "
+                  "`--batch`)."]
     return lines + [""]
 
 
-def recorded_duel(path: Path, best: str) -> list[dict]:
+def recorded_duel(path: Path, best: str) -> tuple[dict, str] | None:
     """The search agent against ``best`` from a tournament JSON written by ``uno-env
-    tournament --json`` (a duel with more games than the search cells), as a cell row;
-    nothing if there is none."""
+    tournament --json`` (a duel with more games than the search cells), as a cell row,
+    and the command that plays it; None if there is none."""
     if not path.exists():
-        return []
+        return None
     res = json.loads(path.read_text())[0]
     if len(res["agents"]) != 2 or res["agents"][1] != best or res["preset"] != HEADLINE:
-        return []
+        return None
     r = res["results"][0]
-    return [{"agent": r["label"], "baseline": best, "games": r["games"], "wins": r["wins"],
-             "win_rate": r["win_rate"], "low": r["win_low"], "high": r["win_high"]}]
-
-
-def duel_command(path: Path) -> str:
-    res = json.loads(path.read_text())[0]
-    return (f"uno-env tournament --agents {' '.join(res['agents'])} --preset {res['preset']} "
-            f"--games {res['games']} --seed {res['seed']} --batch 256 --ray "
-            f"--json docs/{path.name}")
+    row = {"agent": r["label"], "baseline": best, "games": r["games"], "wins": r["wins"],
+           "win_rate": r["win_rate"], "low": r["win_low"], "high": r["win_high"]}
+    command = (f"uno-env tournament --agents {' '.join(res['agents'])} --preset "
+               f"{res['preset']} --games {res['games']} --seed {res['seed']} --batch 256 "
+               f"--ray --json docs/{path.name}")
+    return row, command
 
 
 def headline(rows: list[dict]) -> list[str]:

@@ -185,10 +185,10 @@ def observe_games(rules, s, games, players, out):
         observe_row(rules, s, games[i], players[i], out[i])
 
 
-# "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
-# the cached masks it reads are read-only, the ones it has written are not.
 #: From this many games a call saves the whole state for its undo log (see _undo_log).
 _BULK_SAVE_GAMES = 32
+# "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
+# the cached masks it reads are read-only, the ones it has written are not.
 _NO_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
 _NO_MASKS.flags.writeable = False
 _NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
