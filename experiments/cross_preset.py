@@ -25,18 +25,21 @@ import json
 import shlex
 import sys
 import time
+from concurrent.futures import as_completed
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from parallel import executor  # noqa: E402
 from train_ppo import Config, head_to_head, train  # noqa: E402
 
 from agents import make_agent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
-from uno_env import PRESETS  # noqa: E402
+from uno_env import PRESETS, Rules  # noqa: E402
 
 MIXTURE = "mixture"
 
@@ -48,8 +51,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="learner decisions per single-preset policy")
     parser.add_argument("--presets", default="all", help="presets separated by commas, or all")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--train-opponent", default="greedy")
-    parser.add_argument("--heuristic", default="greedy", help="the best heuristic to play")
+    parser.add_argument("--train-opponent", default="tuned")
+    parser.add_argument("--heuristic", default="tuned", help="the best heuristic to play")
     parser.add_argument("--deals", type=int, default=300, help="deals per matrix cell")
     parser.add_argument("--num-envs", type=int, default=256)
     parser.add_argument("--n-steps", type=int, default=64)
@@ -58,54 +61,73 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="runs/cross_preset")
     parser.add_argument("--retrain", action="store_true", help="train even if a model exists")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes training the policies and playing the cells")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
     return parser.parse_args(argv)
 
 
+def train_row(cfg: Config) -> None:
+    """Train one row's policy (a job of ``--jobs``)."""
+    print(f"training {Path(cfg.out).name}: {cfg.timesteps:,} steps", flush=True)
+    train(cfg)
+
+
 def train_policies(args: argparse.Namespace, presets: list[str], out: Path) -> dict[str, Path]:
-    """One model per preset plus the mixture; returns the model file of each row."""
+    """One model per preset plus the mixture; returns the model file of each row.
+
+    With ``--jobs`` > 1 the rows train side by side, the mixture (the longest) first,
+    each without a progress bar."""
     rollout = args.num_envs * args.n_steps
     base = Config(players=args.players, opponents=args.train_opponent, num_envs=args.num_envs,
                   n_steps=args.n_steps, batch_size=min(args.batch_size, rollout), net=args.net,
-                  seed=args.seed, eval_deals=0, progress=args.progress, checkpoint_every=10**12)
+                  seed=args.seed, eval_deals=0, progress=args.progress and args.jobs == 1,
+                  checkpoint_every=10**12)
     rows = {p: replace(base, preset=p, timesteps=args.budget, out=str(out / p)) for p in presets}
     rows[MIXTURE] = replace(base, preset=",".join(presets), out=str(out / MIXTURE),
                             timesteps=args.budget * len(presets),
                             num_envs=max(args.num_envs, len(presets)))
-    models = {}
-    for name, cfg in rows.items():
-        model = Path(cfg.out) / "model.zip"
-        if args.retrain or not model.exists():
-            print(f"training {name}: {cfg.timesteps:,} steps")
-            train(cfg)
-        models[name] = model
+    models = {name: Path(cfg.out) / "model.zip" for name, cfg in rows.items()}
+    todo = [rows[n] for n in [MIXTURE, *presets] if args.retrain or not models[n].exists()]
+    with executor(args.jobs) as pool:
+        for job in [pool.submit(train_row, cfg) for cfg in todo]:
+            job.result()
     return models
+
+
+def play_cell(model: Path, name: str, opponent: str, rules: Rules, deals: int,
+              seed: int) -> dict[str, float]:
+    """One cell of the matrix: the policy of ``model`` against ``opponent`` on ``rules``
+    (a job of ``--jobs``; one torch thread per process)."""
+    torch.set_num_threads(1)
+    return head_to_head(PolicyAgent(model, label=name), make_agent(opponent), rules, deals,
+                        seed=seed)
 
 
 def play_matrix(args: argparse.Namespace, presets: list[str],
                 models: dict[str, Path]) -> dict[str, dict]:
     """Win rates with intervals: ``result[opponent][trained_on][played_on]``."""
-    policies = {name: PolicyAgent(path, label=name) for name, path in models.items()}
     rules = {p: Config(preset=p, players=args.players).rules()[0] for p in presets}
     opponents = [args.heuristic, "random_play"]
-    result: dict[str, dict] = {o: {} for o in opponents}
-    cells = len(opponents) * len(policies) * len(presets)
+    cells = [(o, name, p) for o in opponents for name in models for p in presets]
     try:
         from tqdm.auto import tqdm
-        bar = tqdm(total=cells, unit="cell", disable=not args.progress)
+        bar = tqdm(total=len(cells), unit="cell", disable=not args.progress)
     except ImportError:  # pragma: no cover
         bar = None
-    for opponent in opponents:
-        for name, agent in policies.items():
-            result[opponent][name] = {}
-            for p in presets:
-                result[opponent][name][p] = head_to_head(agent, make_agent(opponent), rules[p],
-                                                         args.deals, seed=args.seed + 10_000)
-                if bar is not None:
-                    bar.update()
+    result: dict[str, dict] = {o: {name: {} for name in models} for o in opponents}
+    with executor(args.jobs) as pool:
+        jobs = {pool.submit(play_cell, models[name], name, o, rules[p], args.deals,
+                            args.seed + 10_000): (o, name, p) for o, name, p in cells}
+        for job in as_completed(jobs):
+            o, name, p = jobs[job]
+            result[o][name][p] = job.result()
+            if bar is not None:
+                bar.update()
     if bar is not None:
         bar.close()
-    return result
+    return {o: {name: {p: result[o][name][p] for p in presets} for name in models}
+            for o in opponents}
 
 
 def write_tables(result: dict[str, dict], presets: list[str], out: Path) -> str:

@@ -19,19 +19,19 @@ Usage: ``python experiments/strategies.py [--quick]`` (``make strategies``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import platform
 import sys
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench import backend_version, cpu_model  # noqa: E402
+from parallel import executor  # noqa: E402
 
 from agents import AGENTS  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
@@ -103,18 +103,6 @@ def play_matrix(agents: list[str], games: int, seed: int) -> TournamentResult:
                       preset=HEADLINE)
 
 
-class InProcess(contextlib.AbstractContextManager):
-    """The executor of ``--jobs 1``: runs each job when it is submitted."""
-
-    def submit(self, fn: Callable, *args: object) -> Future:
-        future: Future = Future()
-        future.set_result(fn(*args))
-        return future
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     """Every cell, the head-to-head matrix and the search agents' duels; ``--jobs``
     processes play them side by side (each is a deterministic tournament of its own, so
@@ -128,7 +116,7 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     plain = [a for a in agents if not is_search(a, args)]
     k = len(plain)   # every pair plays headline_games games: 2 seatings per pair
     pairs = [(a, b) for a in agents for b in agents if b != a and is_search(a, args)]
-    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else InProcess()
+    pool = executor(args.jobs)
     with pool:
         pending = {pool.submit(play_cell, a, b, p, n, games_for(a, b, p, args), args.seed): key
                    for (a, b, p, n), key in zip(todo, keys, strict=True) if key not in done}
