@@ -25,6 +25,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
@@ -137,8 +139,100 @@ class _SB3Logits(torch.nn.Module):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         p = self.policy
+        if isinstance(p, HeuristicPriorPolicy):
+            return p.action_logits(obs)
         features = p.extract_features(obs, p.pi_features_extractor)
         return p.action_net(p.mlp_extractor.forward_actor(features))
+
+
+#: Heuristic scores are clipped to this range before they become logits: the fixed
+#: scores of the always-right actions (1e4 and up) would otherwise dwarf everything.
+PRIOR_CLIP = 300.0
+
+
+class HeuristicPriorPolicy(MaskableActorCriticPolicy):
+    """A MaskablePPO policy that learns a correction to a heuristic (residual learning).
+
+    Its action logits are ``exp(log_prior_scale) * scores + net(obs)``: ``scores`` are
+    the heuristic's own action scores (``prior``, an agent with a ``scores(obs)``
+    method such as ``tuned``, read from the raw observation) and ``net`` is the usual
+    network head, whose last layer starts at zero. So training starts from the
+    heuristic's choices (the deterministic policy plays exactly the heuristic's
+    action), softened by ``prior_scale`` so that PPO sees the alternatives, and
+    learns where to depart from it; the scale is learned too (the policy can grow
+    as sure as the heuristic, or less). The value head is a plain network.
+    """
+
+    def __init__(self, *args: Any, prior: str = "tuned", prior_scale: float = 0.25,
+                 **kwargs: Any) -> None:
+        from . import make_agent
+
+        super().__init__(*args, **kwargs)
+        heuristic = make_agent(prior)
+        if not hasattr(heuristic, "scores"):
+            raise ValueError(f"prior {prior!r} has no action scores; use a linear heuristic "
+                             f"such as tuned, defender or greedy")
+        if not prior_scale > 0:
+            raise ValueError(f"prior_scale must be > 0, got {prior_scale!r}")
+        self.prior, self.prior_scale, self.heuristic = prior, float(prior_scale), heuristic
+        self.log_prior_scale = torch.nn.Parameter(torch.tensor(float(np.log(prior_scale))))
+        torch.nn.init.zeros_(self.action_net.weight)   # start as the heuristic itself
+        torch.nn.init.zeros_(self.action_net.bias)
+        # the optimizer was built before the scale existed: build it again over all
+        lr = self.optimizer.param_groups[0]["lr"]
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr, **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), "prior": self.prior,
+                "prior_scale": self.prior_scale}
+
+    def prior_logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The heuristic's scores of every action, clipped (no gradient flows into them)."""
+        scores = self.heuristic.scores(obs.detach().cpu().numpy())
+        return torch.as_tensor(np.clip(scores, -PRIOR_CLIP, PRIOR_CLIP), dtype=obs.dtype)
+
+    # The three SB3 paths to an action distribution, each with the prior added.
+
+    def forward(self, obs: torch.Tensor, deterministic: bool = False,
+                action_masks: np.ndarray | None = None) -> tuple[torch.Tensor, ...]:
+        latent_pi, latent_vf = self._latents(obs)
+        dist = self._distribution(obs, latent_pi, action_masks)
+        actions = dist.get_actions(deterministic=deterministic)
+        log_prob = dist.log_prob(actions)
+        return actions.reshape((-1, *self.action_space.shape)), self.value_net(latent_vf), log_prob
+
+    def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
+                         action_masks: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
+        latent_pi, latent_vf = self._latents(obs)
+        dist = self._distribution(obs, latent_pi, action_masks)
+        return self.value_net(latent_vf), dist.log_prob(actions), dist.entropy()
+
+    def get_distribution(self, obs: torch.Tensor, action_masks: np.ndarray | None = None) -> Any:
+        return self._distribution(obs, self._actor_latent(obs), action_masks)
+
+    def _actor_latent(self, obs: torch.Tensor) -> torch.Tensor:
+        features = BasePolicy.extract_features(self, obs, self.pi_features_extractor)
+        return self.mlp_extractor.forward_actor(features)
+
+    def _latents(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            return self.mlp_extractor(features)
+        return (self.mlp_extractor.forward_actor(features[0]),
+                self.mlp_extractor.forward_critic(features[1]))
+
+    def _distribution(self, obs: torch.Tensor, latent_pi: torch.Tensor, masks: Any) -> Any:
+        dist = self.action_dist.proba_distribution(action_logits=self._logits(obs, latent_pi))
+        if masks is not None:
+            dist.apply_masking(masks)
+        return dist
+
+    def _logits(self, obs: torch.Tensor, latent_pi: torch.Tensor) -> torch.Tensor:
+        return self.action_net(latent_pi) + self.log_prior_scale.exp() * self.prior_logits(obs)
+
+    def action_logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """``float[B, A]``: the logits of every action (legal or not)."""
+        return self._logits(obs, self._actor_latent(obs))
 
 
 def load_policy(path: str | Path) -> Any:

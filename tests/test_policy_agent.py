@@ -11,7 +11,13 @@ import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
 from agents import AgentPool, make_agent  # noqa: E402
-from agents.policy import CURRENT_VIEWS, PolicyAgent, UnoFeatures, view_index  # noqa: E402
+from agents.policy import (  # noqa: E402
+    CURRENT_VIEWS,
+    HeuristicPriorPolicy,
+    PolicyAgent,
+    UnoFeatures,
+    view_index,
+)
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
 from uno_env.actions import NUM_ACTIONS  # noqa: E402
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES  # noqa: E402
@@ -205,3 +211,34 @@ def test_the_v0_rules_view_is_today_s_without_the_added_options() -> None:
     assert legacy.size == full.size - 3 and set(RULES_ADDED_AFTER_V0) <= set(
         f for f in Rules.__dataclass_fields__)
     np.testing.assert_array_equal(legacy, rules_vector(Rules())[legacy_rules_columns()])
+
+
+def test_a_heuristic_prior_policy_starts_as_the_heuristic_and_learns_its_corrections(
+        tmp_path) -> None:
+    torch.set_num_threads(1)
+    env = UnoVecEnv(num_envs=8, preset="official", num_players=2, opponents="tuned", seed=0)
+    model = MaskablePPO(HeuristicPriorPolicy, env, n_steps=8, batch_size=64, n_epochs=1, seed=0,
+                        device="cpu", policy_kwargs={"net_arch": [16], "prior": "tuned",
+                                                     "prior_scale": 0.5,
+                                                     "features_extractor_class": UnoFeatures})
+    eng = Engine(Rules.preset("official", num_players=2), 256, 4)
+    obs, mask = eng.observe(), eng.legal_action_mask()
+    tuned = make_agent("tuned").act(obs, mask, np.random.default_rng(0))
+    untrained = PolicyAgent(model.policy)
+    np.testing.assert_array_equal(untrained.act(obs, mask, np.random.default_rng(0)), tuned)
+    trained = ("log_prior_scale", "action_net.weight", "action_net.bias", "value_net.weight")
+    before = {n: p.detach().clone() for n, p in model.policy.named_parameters()}
+    model.learn(64)
+    after = dict(model.policy.named_parameters())
+    assert not any(torch.equal(before[n], after[n]) for n in trained)
+    path = tmp_path / "prior.zip"
+    model.save(path)
+    loaded = make_agent(f"ppo:{path}")
+    np.testing.assert_allclose(loaded.logits(obs), untrained.logits(obs), rtol=1e-5, atol=1e-4)
+    assert loaded.module.policy.prior == "tuned"
+    with torch.no_grad():   # the distribution PPO samples from has the same logits
+        probs = model.policy.get_distribution(torch.as_tensor(obs)).distribution.probs
+    np.testing.assert_allclose(torch.softmax(torch.as_tensor(loaded.logits(obs)), 1).numpy(),
+                               probs.numpy(), rtol=1e-4, atol=1e-6)
+    with pytest.raises(ValueError, match="no action scores"):
+        MaskablePPO(HeuristicPriorPolicy, env, policy_kwargs={"prior": "random"})
