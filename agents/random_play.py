@@ -26,7 +26,8 @@ def _tiers() -> np.ndarray:
     return tier
 
 
-_TIERS = _tiers()
+#: The priority tier of every action (the agent plays uniformly within the best legal one).
+RANDOM_PLAY_TIERS = _tiers()
 
 
 class RandomPlayAgent(Agent):
@@ -45,4 +46,4 @@ class RandomPlayAgent(Agent):
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
         check_batch(observations, masks)
-        return masked_argmax(_TIERS + 0.5 * rng.random(masks.shape), masks)
+        return masked_argmax(RANDOM_PLAY_TIERS + 0.5 * rng.random(masks.shape), masks)

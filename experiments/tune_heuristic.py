@@ -34,7 +34,9 @@ from agents import Agent, RandomPlayAgent
 from agents.base import check_batch, masked_argmax
 from agents.features import FEATURES, feature_scores
 from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
+from agents.random_play import RANDOM_PLAY_TIERS
 from uno_env import Engine, Rules
+from uno_env.engine.rng import GOLDEN, mix64, next_random, seed_key
 
 try:
     from experiments.seated import play_rotated
@@ -66,12 +68,46 @@ class PopulationAgent(Agent):
         return masked_argmax(feature_scores(observations, w), masks)
 
 
+class PairedRandomPlay(RandomPlayAgent):
+    """``random_play`` with common random numbers across the candidates.
+
+    Its choices in a game are drawn from a counter-based stream keyed by the game's
+    deal and seat rotation (not the candidate) and advanced once per choice in that
+    game. Two candidates that play a deal alike therefore meet exactly the same
+    opponents' choices, and the difference of their win rates measures their
+    different decisions rather than the opponents' luck: the comparison a
+    generation rests on gets sharper for the same number of games. Each opponent
+    still plays ``random_play`` exactly (uniform within the best legal tier).
+    """
+
+    uses_observations = False
+
+    def __init__(self, deals_per_candidate: int, total_deals: int, seed: int) -> None:
+        self.deals_per, self.total, self.seed = deals_per_candidate, total_deals, seed
+        self.calls: np.ndarray | None = None
+
+    def act_in(self, engine: Engine, games: np.ndarray, observations: np.ndarray,
+               masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        check_batch(observations, masks)
+        if self.calls is None:
+            self.calls = np.zeros(engine.num_games, np.uint64)
+        rotation, deal = games // self.total, games % self.total % self.deals_per
+        key = seed_key(self.seed + rotation * self.deals_per + deal)
+        base = next_random(key, self.calls[games])
+        self.calls[games] += np.uint64(1)
+        columns = (np.arange(masks.shape[1], dtype=np.uint64) + np.uint64(1)) * GOLDEN
+        noise = (mix64(base[:, None] + columns[None, :]) >> np.uint64(11)) * 2.0 ** -53
+        return masked_argmax(RANDOM_PLAY_TIERS + 0.5 * noise, masks)
+
+
 def fitness(rules: Rules, weights: np.ndarray, deals: int, seed: int) -> np.ndarray:
-    """Win rate of each weight vector against ``random_play`` on the same ``deals``."""
+    """Win rate of each weight vector against ``random_play`` on the same ``deals``
+    (and the same opponents' random choices, see :class:`PairedRandomPlay`)."""
     k = weights.shape[0]
     pop = PopulationAgent(weights, deals)
     seeds = np.tile(seed + np.arange(deals), k)      # every candidate on the same deals
-    lineup = [pop] + [RandomPlayAgent()] * (rules.num_players - 1)
+    opponent = PairedRandomPlay(deals, k * deals, seed)
+    lineup = [pop] + [opponent] * (rules.num_players - 1)
     winners = play_rotated(rules, lineup, seeds)
     candidate = pop.candidate(np.arange(winners.size))
     return np.bincount(candidate, weights=winners == 0, minlength=k) / (

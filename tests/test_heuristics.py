@@ -9,7 +9,7 @@ from scenario import make
 from agents import LinearAgent, make_agent
 from agents.features import DYNAMIC, FEATURES, TableView, dynamic_features
 from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
-from uno_env import action_id
+from uno_env import Engine, Rules, action_id
 
 
 def features_of(eng, action: str) -> dict[str, float]:
@@ -143,3 +143,29 @@ def test_table_colors_count_the_opponents_that_drew_on_or_named_them() -> None:
     red, green = features_of(eng, "play R2"), features_of(eng, "play G7")
     assert red["table_lacks_color"] == pytest.approx(1 / 2) and red["table_named_color"] == 0
     assert green["table_lacks_color"] == 0 and green["table_named_color"] == pytest.approx(1 / 2)
+
+
+def test_tuning_meets_every_candidate_with_the_same_opponents_choices() -> None:
+    from agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
+    from experiments.seated import play_rotated
+    from experiments.tune_heuristic import PairedRandomPlay, fitness
+
+    rules = Rules.preset("official", num_players=3)
+    tuned, defender = weight_vector(TUNED_WEIGHTS[4]), weight_vector(DEFENDER_WEIGHTS)
+    # identical candidates play identical games: their win rates are equal, not just close
+    same = fitness(rules, np.stack([tuned, tuned, defender, defender]), 40, seed=5)
+    assert same[0] == same[1] and same[2] == same[3]
+    # the paired opponent is random_play: same tiers, choices uniform within the best one
+    eng = Engine(rules, 400, 7)
+    obs, masks = eng.observe(), eng.legal_action_mask()
+    paired = PairedRandomPlay(100, 400, seed=0).act_in(eng, np.arange(400), obs, masks, None)
+    plain = RandomPlayAgent().act(obs, masks, np.random.default_rng(0))
+    assert masks[np.arange(400), paired].all()
+    assert np.array_equal(RANDOM_PLAY_TIERS[paired], RANDOM_PLAY_TIERS[plain])
+    assert (paired != plain).mean() > 0
+    # and it is a fair random player: against it the heuristic wins what it wins against
+    # the plain one, within the noise
+    winners = play_rotated(rules, [make_agent("tuned"), RandomPlayAgent(), RandomPlayAgent()],
+                           100 + np.arange(300))
+    plain_rate = (winners == 0).mean()
+    assert abs(fitness(rules, tuned[None], 300, seed=100)[0] - plain_rate) < 0.08
