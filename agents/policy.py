@@ -29,7 +29,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
+from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
 from uno_env.rules import CHOICES, Rules
 
 from .base import Agent, check_batch
@@ -39,6 +39,10 @@ MODELS_DIR = Path(__file__).parent / "models"
 
 #: The observation layout of this version, as ``UnoFeatures`` records it.
 CURRENT_VIEWS: tuple[tuple[str, int], ...] = tuple((name, size) for name, size, _ in VIEWS)
+#: The layout without the table's public memory (what each opponent drew on, played
+#: and named): the snapshot a player who remembers nothing sees.
+NO_MEMORY_VIEWS: tuple[tuple[str, int], ...] = tuple(
+    (name, size) for name, size in CURRENT_VIEWS if name not in SEAT_VIEWS)
 
 
 def scale_observation(obs: torch.Tensor) -> torch.Tensor:

@@ -31,6 +31,12 @@ commas) trains one policy on a mixture of presets at once: the games of the batc
 are split evenly between the presets, each preset on its own engine. Every
 observation carries the rule vector, so the policy can tell the rules apart.
 
+**Memory ablation.** ``--no-memory`` trains on the observation without the
+table's public memory (the views of what each opponent drew on, played and named,
+see ``docs/observation.md``): the learner's observations are cut down by a
+``VecEnv`` wrapper and the saved policy records the views it reads, so it plays
+from today's whole observation like any other.
+
 **Learning from a heuristic.** ``--prior tuned`` trains a residual policy
 (:class:`agents.policy.HeuristicPriorPolicy`): its logits are the heuristic's action
 scores, weighted by a learned scale that starts at ``--prior-scale``, plus the
@@ -91,6 +97,7 @@ class Config:
     ent_coef: float = 0.01
     net: str = "128,128"           # hidden layers of the policy and value networks
     obs_scaling: bool = True       # sign(x) * log1p(|x|) on the observation
+    memory: bool = True            # public-memory views in the observation (--no-memory: none)
     prior: str = ""                # a heuristic whose scores the policy corrects ("" for none)
     prior_scale: float = 0.25      # its scores' weight in the logits at the start
     torch_threads: int = 1
@@ -137,6 +144,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
 # --- environments -----------------------------------------------------------------------------
 # SB3 is imported here, after the settings, so `--help` stays fast.
 
+import gymnasium as gym  # noqa: E402
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback  # noqa: E402
@@ -144,9 +152,11 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor  
 
 from agents.policy import (  # noqa: E402
     CURRENT_VIEWS,
+    NO_MEMORY_VIEWS,
     HeuristicPriorPolicy,
     PolicyAgent,
     UnoFeatures,
+    view_index,
 )
 from uno_env.vector import UnoVecEnv  # noqa: E402
 
@@ -199,6 +209,27 @@ class MixedVecEnv(VecEnv):
         pass
 
 
+class ViewSubset(VecEnvWrapper):
+    """The learner's observations cut down to some views (``--no-memory`` drops the public
+    memory); the opponents inside the env still see theirs whole."""
+
+    def __init__(self, venv: VecEnv, views: tuple[tuple[str, int], ...]) -> None:
+        self.columns = view_index(views)
+        low = venv.observation_space.low[self.columns]
+        high = venv.observation_space.high[self.columns]
+        super().__init__(venv, observation_space=gym.spaces.Box(low, high, dtype=np.float32))
+
+    def reset(self) -> np.ndarray:
+        return self.venv.reset()[:, self.columns]
+
+    def step_wait(self) -> Any:
+        obs, rewards, dones, infos = self.venv.step_wait()
+        for info in infos:   # SB3 bootstraps from the final observation of an episode
+            if "terminal_observation" in info:
+                info["terminal_observation"] = info["terminal_observation"][self.columns]
+        return obs[:, self.columns], rewards, dones, infos
+
+
 class TimedVecEnv(VecEnvWrapper):
     """Adds up the seconds spent inside the env (steps, resets, masks, opponents' play)."""
 
@@ -245,7 +276,8 @@ def make_env(cfg: Config, pools: list[AgentPool]) -> TimedVecEnv:
             opponents = names[0] if len(names) == 1 else names
         envs.append(UnoVecEnv(int(n), rules=r, opponents=opponents, learner_seat="rotate",
                               seed=cfg.seed + 1000 * k))
-    return TimedVecEnv(envs[0] if len(envs) == 1 else MixedVecEnv(envs))
+    env: VecEnv = envs[0] if len(envs) == 1 else MixedVecEnv(envs)
+    return TimedVecEnv(env if cfg.memory else ViewSubset(env, NO_MEMORY_VIEWS))
 
 
 # --- self-play --------------------------------------------------------------------------------
@@ -353,10 +385,13 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     torch.set_num_threads(cfg.torch_threads)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
+    if cfg.prior and not cfg.memory:
+        raise SystemExit("--prior reads the whole observation: it cannot train with --no-memory")
     pools: list[AgentPool] = []
     env = make_env(cfg, pools)
     policy: Any = "MlpPolicy"
     extra: dict[str, Any] = {}
+    views = CURRENT_VIEWS if cfg.memory else NO_MEMORY_VIEWS
     if cfg.prior:
         policy, extra = HeuristicPriorPolicy, {"prior": cfg.prior, "prior_scale": cfg.prior_scale}
     model = MaskablePPO(
@@ -367,7 +402,7 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
         policy_kwargs={"net_arch": [int(h) for h in cfg.net.split(",")],
                        "features_extractor_class": UnoFeatures,
                        "features_extractor_kwargs": {"scale": cfg.obs_scaling,
-                                                     "views": CURRENT_VIEWS}, **extra})
+                                                     "views": views}, **extra})
     callbacks: list[BaseCallback] = [CheckpointCallback(
         max(1, cfg.checkpoint_every // cfg.num_envs), str(out / "checkpoints"), "model")]
     if cfg.opponents == "self-play":

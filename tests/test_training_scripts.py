@@ -95,3 +95,32 @@ def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
     assert row["sampled_env_steps_per_s"] >= row["env_steps_per_s"] > 0
     assert record["seconds_to_first_iteration"] > row["seconds"]
     assert record["command"].startswith("python experiments/train_rllib.py --players 2")
+
+
+def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) -> None:
+    import numpy as np
+
+    from agents import make_agent
+    from agents.policy import NO_MEMORY_VIEWS
+    from uno_env import Engine, Rules
+    from uno_env.engine.observe import SEAT_VIEWS, VIEW_SLICES
+
+    out = tmp_path / "blind"
+    run_script("train_ppo.py", "--no-memory", "--opponents", "tuned", "--timesteps", "128",
+               "--num-envs", "16", "--n-steps", "8", "--batch-size", "64", "--n-epochs", "1",
+               "--net", "16", "--eval-deals", "2", "--eval-opponents", "tuned",
+               "--no-progress", "--out", str(out))
+    agent = make_agent(f"ppo:{out / 'model.zip'}")
+    assert agent.module.policy.features_extractor.views == NO_MEMORY_VIEWS
+    eng = Engine(Rules.preset("official", num_players=2), 64, 3)
+    obs, masks = eng.observe(), eng.legal_action_mask()
+    remembered = obs.copy()
+    for name in SEAT_VIEWS:   # whatever the table remembers, the policy plays the same
+        remembered[:, VIEW_SLICES[name]] = 1.0
+    np.testing.assert_array_equal(agent.logits(obs), agent.logits(remembered))
+    assert masks[np.arange(64), agent.act(obs, masks, np.random.default_rng(0))].all()
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_ppo.py"),
+                           "--no-memory", "--prior", "tuned", "--out", str(tmp_path / "x")],
+                          capture_output=True, text=True, env={**os.environ,
+                                                               "PYTHONPATH": str(REPO)})
+    assert done.returncode != 0 and "--prior reads the whole observation" in done.stderr
