@@ -53,12 +53,17 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
     already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO model (a path, or the
-    stem of a shipped model, see :mod:`agents.policy`). Unknown names and parameters
-    raise ``ValueError``."""
+    stem of a shipped model, see :mod:`agents.policy`), ``"improved:<model>"`` a
+    heuristic with a learned advantage (:mod:`agents.improved`). Unknown names and
+    parameters raise ``ValueError``."""
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from .policy import PolicyAgent  # torch is an optional extra
 
         return PolicyAgent(spec[len("ppo:"):], **kwargs)
+    if isinstance(spec, str) and spec.startswith("improved:"):
+        from .improved import ImprovedAgent  # torch is an optional extra
+
+        return ImprovedAgent(spec[len("improved:"):], **kwargs)
     if isinstance(spec, str):
         name, params = parse_agent_spec(spec)
         if name not in AGENTS:

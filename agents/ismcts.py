@@ -151,26 +151,37 @@ class IsmctsAgent(Agent):
             streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
             rewards = sims.play_random(live, np.full(live.size, -1), streams)
             return total + rewards[rows, seat]
-        steps = 0
-        while not sims.state.done.all() and (not self.horizon or steps < self.horizon):
-            steps += 1
-            live = np.flatnonzero(~sims.state.done)
-            masks = sims.legal_action_mask(live)
-            obs = sims.observe(games=live) if self.uses_observations \
-                else np.zeros((live.size, 0), np.float32)
-            rewards, _, _ = sims.step(choose_actions(self.policy, sims, live, obs, masks, rng),
-                                      games=live)
-            total += rewards[rows, seat]
-        return total + np.where(sims.state.done, 0.0, self._lead(sims.state, seat))
+        return total + play_out(sims, seat, self.policy, rng, self.horizon,
+                                self.uses_observations)
 
-    @staticmethod
-    def _lead(state: State, seat: np.ndarray) -> np.ndarray:
-        """How far ``seat`` leads in a running game, in (-1, 1): its hand against the
-        smallest other hand still in the round."""
-        rows = np.arange(seat.size)
-        sizes = state.hand_size.astype(np.float64)
-        others = np.where(state.active, sizes, np.inf)
-        others[rows, seat] = np.inf
-        best = np.minimum(others.min(axis=1), 1e3)
-        own = sizes[rows, seat]
-        return (best - own) / np.maximum(best + own, 1.0)
+
+def play_out(sims: Engine, seat: np.ndarray, policy: BatchAgent, rng: np.random.Generator,
+             horizon: int = 0, uses_observations: bool = True) -> np.ndarray:
+    """Play every game of ``sims`` on with ``policy`` in every seat, to the end or for
+    ``horizon`` decisions (0: no limit); each game's total reward for ``seat`` from now,
+    plus, for a game still running, how far ``seat`` leads in it (:func:`lead`)."""
+    rows = np.arange(sims.num_games)
+    total = np.zeros(sims.num_games)
+    steps = 0
+    while not sims.state.done.all() and (not horizon or steps < horizon):
+        steps += 1
+        live = np.flatnonzero(~sims.state.done)
+        masks = sims.legal_action_mask(live)
+        obs = sims.observe(games=live) if uses_observations \
+            else np.zeros((live.size, 0), np.float32)
+        rewards, _, _ = sims.step(choose_actions(policy, sims, live, obs, masks, rng),
+                                  games=live)
+        total += rewards[rows, seat]
+    return total + np.where(sims.state.done, 0.0, lead(sims.state, seat))
+
+
+def lead(state: State, seat: np.ndarray) -> np.ndarray:
+    """How far ``seat`` leads in a running game, in (-1, 1): its hand against the
+    smallest other hand still in the round."""
+    rows = np.arange(seat.size)
+    sizes = state.hand_size.astype(np.float64)
+    others = np.where(state.active, sizes, np.inf)
+    others[rows, seat] = np.inf
+    best = np.minimum(others.min(axis=1), 1e3)
+    own = sizes[rows, seat]
+    return (best - own) / np.maximum(best + own, 1.0)
