@@ -1,0 +1,131 @@
+"""The heuristic improved by a learned advantage (agents.improved) and its training script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from scenario import make  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E402
+from uno_env import PRESETS, Engine, Rules, action_id  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+
+
+def zero_net() -> AdvantageNet:
+    net = AdvantageNet((8,))
+    for p in net.parameters():
+        torch.nn.init.zeros_(p)
+    return net
+
+
+def positions(preset: str, players: int, games: int = 256, steps: int = 30) -> tuple:
+    """Observations and masks of positions reached by tuned play."""
+    eng = Engine(Rules.preset(preset, num_players=players), games, 11)
+    tuned, rng = make_agent("tuned"), np.random.default_rng(0)
+    for _ in range(steps):
+        live = np.flatnonzero(~eng.state.done)
+        actions = np.zeros(games, np.int64)
+        actions[live] = tuned.act(eng.observe(games=live), eng.legal_action_mask(live), rng)
+        eng.step(actions)
+    live = np.flatnonzero(~eng.state.done)
+    return eng.observe(games=live), eng.legal_action_mask(live)
+
+
+def test_with_no_advantage_anywhere_it_plays_the_heuristic() -> None:
+    obs, masks = positions("official", 2)
+    agent = ImprovedAgent(zero_net(), base="tuned", margin=0.0)
+    tuned = make_agent("tuned").act(obs, masks, np.random.default_rng(0))
+    np.testing.assert_array_equal(agent.act(obs, masks, np.random.default_rng(0)), tuned)
+
+
+def test_it_departs_only_where_the_advantage_beats_the_margin() -> None:
+    obs, masks = positions("official", 2)
+    net = zero_net()
+    draw = action_id("draw")
+    with torch.no_grad():
+        net.net[-1].bias[draw] = 0.3     # the network says drawing is worth 0.3 of a game
+    tuned = make_agent("tuned").act(obs, masks, np.random.default_rng(0))
+    keen = ImprovedAgent(net, base="tuned", margin=0.1).act(obs, masks, None)
+    shy = ImprovedAgent(net, base="tuned", margin=0.5).act(obs, masks, None)
+    can_draw = masks[:, draw]
+    assert can_draw.any() and (~can_draw).any()
+    assert (keen[can_draw] == draw).all() and (keen[~can_draw] == tuned[~can_draw]).all()
+    np.testing.assert_array_equal(shy, tuned)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_it_plays_only_legal_actions_on_every_preset(preset) -> None:
+    torch.manual_seed(0)
+    agent = ImprovedAgent(AdvantageNet((16,)), base="tuned", margin=0.0)
+    for players in (2, 4):
+        obs, masks = positions(preset, 4 if preset == "teams" else players, games=64, steps=20)
+        actions = agent.act(obs, masks, np.random.default_rng(0))
+        assert masks[np.arange(len(masks)), actions].all()
+
+
+def test_a_saved_model_loads_by_name_and_a_wrong_one_is_refused(tmp_path) -> None:
+    torch.manual_seed(1)
+    net = AdvantageNet((16,))
+    path = tmp_path / "adv.pt"
+    save_model(path, net, "tuned", 0.05, {"command": "test"})
+    agent = make_agent(f"improved:{path}")
+    assert agent.name == "improved:adv" and agent.margin == 0.05
+    obs, _ = positions("official", 2, games=32, steps=5)
+    np.testing.assert_allclose(agent.advantages(obs), ImprovedAgent(net, margin=0.05)
+                               .advantages(obs), rtol=1e-6)
+    with pytest.raises(ValueError, match="no advantage model at"):
+        make_agent("improved:nowhere")
+
+
+def test_advantages_are_outcome_differences_against_the_base_choice() -> None:
+    from train_improvement import advantages
+
+    # seat 0 can go out at once with R5, or draw; seat 1 holds many cards
+    eng = make([["R5"], ["G1", "G2", "G3", "G4", "B6", "B7", "B8"]], top="R1",
+               pile=["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"])
+    masks = eng.legal_action_mask()
+    draw, win = action_id("draw"), action_id("play R5")
+    adv = advantages(eng, np.array([0]), masks, np.array([draw]), make_agent("tuned"),
+                     np.random.default_rng(0))
+    assert adv[0, draw] == 0 and (adv[0, ~masks[0]] == 0).all()
+    assert adv[0, win] in (0.0, 2.0)     # +1 for the win, less the drawing line's +1 or -1
+    assert eng.hand(0, 0) == ["R5"]      # the game itself has not moved
+    by_hand = make([["R5"], ["G1", "G2", "G3", "G4", "B6", "B7", "B8"]], top="R1",
+                   pile=["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"])
+    rewards, _, _ = by_hand.step([draw])
+    total = rewards[0, 0]
+    tuned = make_agent("tuned")
+    while not by_hand.state.done.all():
+        a = tuned.act(by_hand.observe(), by_hand.legal_action_mask(), None)
+        total += by_hand.step(a)[0][0, 0]
+    assert adv[0, win] == pytest.approx(1.0 - total)
+
+
+def test_train_improvement_runs_end_to_end(tmp_path) -> None:
+    out = tmp_path / "imp"
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(repo / "experiments" / "train_improvement.py"), "--states", "400",
+         "--games", "64", "--epochs", "1", "--hidden", "16", "--margins", "0,0.1",
+         "--select-deals", "4", "--eval-deals", "4", "--no-progress", "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    record = json.loads((out / "record.json").read_text())
+    assert record["decisions"] == 400 and record["margin"] in (0.0, 0.1)
+    assert [r["margin"] for r in record["margins"]] == [0.0, 0.1]
+    assert {r["opponent"] for r in record["results"]} == {"tuned", "random_play"}
+    assert make_agent(f"improved:{out / 'model.pt'}").margin == record["margin"]
