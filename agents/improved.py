@@ -37,7 +37,7 @@ from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 
 from .base import Agent, BatchAgent, check_batch
-from .policy import MODELS_DIR, scale_observation
+from .policy import resolve_model_path, scale_observation
 
 
 class AdvantageNet(torch.nn.Module):
@@ -67,19 +67,6 @@ def save_model(path: str | Path, net: AdvantageNet, base: str, margin: float,
                 "record": record}, path)
 
 
-def resolve_model(spec: str) -> Path:
-    """A model file from a path, or the stem of a shipped ``.pt`` model."""
-    path = Path(spec)
-    if path.exists():
-        return path
-    shipped = MODELS_DIR / f"{spec}.pt"
-    if shipped.exists():
-        return shipped
-    names = sorted(p.stem for p in MODELS_DIR.glob("*.pt"))
-    raise ValueError(f"no advantage model at {spec!r} and no shipped one of that name; "
-                     f"shipped: {', '.join(names) or 'none'}")
-
-
 class ImprovedAgent(Agent):
     """The base heuristic's choice, unless the learned advantage of another legal action
     exceeds ``margin`` (module doc). ``model`` is a ``.pt`` file or a shipped stem, or an
@@ -96,7 +83,7 @@ class ImprovedAgent(Agent):
             net, stored_base, stored_margin = model, "tuned", 0.0
             label = label or "improved"
         else:
-            path = resolve_model(str(model))
+            path = resolve_model_path(str(model), ".pt", "advantage model")
             saved = torch.load(path, map_location="cpu", weights_only=True)
             if saved["obs_size"] != OBS_SIZE or saved["num_actions"] != NUM_ACTIONS:
                 raise ValueError(f"{path} was trained on {saved['obs_size']} observation "

@@ -248,16 +248,17 @@ def load_policy(path: str | Path) -> Any:
     return model.policy
 
 
-def resolve_model_path(spec: str) -> Path:
-    """A model file from a path, or the stem of a shipped model (``official-2p``)."""
+def resolve_model_path(spec: str, suffix: str = ".zip", kind: str = "model") -> Path:
+    """A model file from a path, or the stem of a shipped model (``official-2p``: a
+    ``suffix`` file in ``MODELS_DIR``); ``kind`` names the model in the error."""
     path = Path(spec)
     if path.exists():
         return path
-    shipped = MODELS_DIR / f"{spec}.zip"
+    shipped = MODELS_DIR / f"{spec}{suffix}"
     if shipped.exists():
         return shipped
-    names = sorted(p.stem for p in MODELS_DIR.glob("*.zip"))
-    raise ValueError(f"no model at {spec!r} and no shipped model of that name; "
+    names = sorted(p.stem for p in MODELS_DIR.glob(f"*{suffix}"))
+    raise ValueError(f"no {kind} at {spec!r} and no shipped one of that name; "
                      f"shipped: {', '.join(names) or 'none'}")
 
 

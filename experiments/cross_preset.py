@@ -25,7 +25,6 @@ import json
 import shlex
 import sys
 import time
-from concurrent.futures import as_completed
 from dataclasses import replace
 from pathlib import Path
 
@@ -117,17 +116,15 @@ def play_matrix(args: argparse.Namespace, presets: list[str],
         bar = None
     result: dict[str, dict] = {o: {name: {} for name in models} for o in opponents}
     with executor(args.jobs) as pool:
-        jobs = {pool.submit(play_cell, models[name], name, o, rules[p], args.deals,
-                            args.seed + 10_000): (o, name, p) for o, name, p in cells}
-        for job in as_completed(jobs):
-            o, name, p = jobs[job]
+        jobs = [pool.submit(play_cell, models[name], name, o, rules[p], args.deals,
+                            args.seed + 10_000) for o, name, p in cells]
+        for job, (o, name, p) in zip(jobs, cells, strict=True):   # in order: a stable record
             result[o][name][p] = job.result()
             if bar is not None:
                 bar.update()
     if bar is not None:
         bar.close()
-    return {o: {name: {p: result[o][name][p] for p in presets} for name in models}
-            for o in opponents}
+    return result
 
 
 def write_tables(result: dict[str, dict], presets: list[str], out: Path) -> str:

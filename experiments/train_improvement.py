@@ -22,7 +22,6 @@ Torch runs one thread.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import shlex
@@ -47,6 +46,9 @@ from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E40
 from agents.ismcts import play_out  # noqa: E402
 from uno_env import Engine, Rules  # noqa: E402
 from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_ppo import head_to_head, parse_dataclass  # noqa: E402
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -79,16 +81,7 @@ class Config:
 
 def parse_config(argv: list[str] | None = None) -> Config:
     """A Config from command-line flags, one per field, defaults from the dataclass."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    for f in dataclasses.fields(Config):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
-        else:
-            kind = {"int": int, "float": float, "str": str}[f.type]
-            parser.add_argument(flag, type=kind, default=f.default)
-    return Config(**vars(parser.parse_args(argv)))
+    return parse_dataclass(Config, __doc__.split("\n\n")[0], argv)
 
 
 # --- data -------------------------------------------------------------------------------------
@@ -185,14 +178,6 @@ def fit(cfg: Config, obs: np.ndarray, masks: np.ndarray, adv: np.ndarray
 
 
 # --- evaluation -------------------------------------------------------------------------------
-
-def head_to_head(agent: BatchAgent, opponent: BatchAgent, rules: Rules, deals: int,
-                 seed: int) -> dict[str, float]:
-    """The duplicate-deal head-to-head of ``experiments/train_ppo.py``."""
-    from train_ppo import head_to_head as play
-
-    return play(agent, opponent, rules, deals, seed=seed)
-
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv

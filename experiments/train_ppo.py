@@ -127,18 +127,24 @@ class Config:
                 for p in self.presets()]
 
 
-def parse_config(argv: list[str] | None = None) -> Config:
-    """A Config from command-line flags, one per field, defaults from the dataclass."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) -> Any:
+    """An instance of the dataclass ``cls`` from command-line flags, one per field
+    (``num_envs`` -> ``--num-envs``), defaults from the dataclass."""
+    parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    for f in dataclasses.fields(Config):
+    for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
         if f.type == "bool":
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
         else:
             kind = {"int": int, "float": float, "str": str}[f.type]
             parser.add_argument(flag, type=kind, default=f.default)
-    return Config(**vars(parser.parse_args(argv)))
+    return cls(**vars(parser.parse_args(argv)))
+
+
+def parse_config(argv: list[str] | None = None) -> Config:
+    """A Config from command-line flags."""
+    return parse_dataclass(Config, __doc__.split("\n\n")[0], argv)
 
 
 # --- environments -----------------------------------------------------------------------------
