@@ -110,6 +110,8 @@ _COLORED_PLAY = _PLAY & ~_WILD_PLAY
 #: Symbol of each colored play (0 for other actions; masked by ``_COLORED_PLAY``).
 _SYMBOL = np.where(_COLORED_PLAY, KIND_SYMBOL[_SAFE_KIND], 0).astype(np.int64)
 _TARGET = np.arange(NUM_ACTIONS) >= TARGET_BASE
+#: Offset (into the hand-size view) of each target action's seat, 0 for other actions.
+_TARGET_SEAT = np.maximum(ACTION_TARGET.astype(np.int64) - 1, 0)
 _COLORS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(axis=1)
                              for d in DECKS.values()]).astype(np.float64)
 _SYMBOLS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(axis=0)
@@ -189,57 +191,64 @@ class TableView:
         self.last_named = obs[:, _V["last_named"]].reshape(b, -1, NUM_COLORS) > 0
 
 
-def dynamic_features(t: TableView) -> list[np.ndarray]:
-    """``float64[B, A]`` per name of :data:`DYNAMIC`, in order."""
-    b = t.rows.size
-    after = t.by_color[:, _COLOR_IDX] - np.where(_PLAY & ~_WILD_PLAY, 1.0, 0.0)
-    left = np.maximum(t.own_size[:, None] - _PLAY, 1.0)
-    share = np.where(_HAS_COLOR, after / left, 0.0)
-    keeps = np.where(_HAS_COLOR & _PLAY, _RESULT_COLOR[None, :] == t.color[:, None], False)
-    total_unseen = np.maximum(t.unseen.sum(axis=1, keepdims=True), 1.0)
-    scarce = np.where(_HAS_COLOR, 1.0 - NUM_COLORS * t.unseen[:, _COLOR_IDX] / total_unseen, 0.0)
-    next_size = t.sizes[t.rows, t.next]
-    threat_next = (next_size <= 2)[:, None]
-    attack = _ATTACK | (_REVERSE & t.heads_up[:, None])
+def dynamic_features(t: TableView, r: np.ndarray, a: np.ndarray) -> list[np.ndarray]:
+    """Each feature of :data:`DYNAMIC`, in order, of the (row, action) pairs that ``r``
+    and ``a`` index by broadcasting: ``rows[:, None]`` and ``actions[None, :]`` for a
+    whole ``[B, A]`` table, or two equal-length index arrays for chosen pairs (the
+    legal ones: a decision rarely has more than a handful of the 100-odd actions)."""
+    play, has_color, color_idx = _PLAY[a], _HAS_COLOR[a], _COLOR_IDX[a]
+    wild_play, colored_play, symbol = _WILD_PLAY[a], _COLORED_PLAY[a], _SYMBOL[a]
+    is_attack, is_reverse = _ATTACK[a], _REVERSE[a]
+    heads_up = t.heads_up[r]
+    by_color = t.by_color[r, color_idx]
+    after = by_color - np.where(play & ~wild_play, 1.0, 0.0)
+    left = np.maximum(t.own_size[r] - play, 1.0)
+    share = np.where(has_color, after / left, 0.0)
+    keeps = np.where(has_color & play, _RESULT_COLOR[a] == t.color[r], False)
+    total_unseen = np.maximum(t.unseen.sum(axis=1), 1.0)[r]
+    scarce = np.where(has_color, 1.0 - NUM_COLORS * t.unseen[r, color_idx] / total_unseen, 0.0)
+    next_size = t.sizes[t.rows, t.next][r]
+    threat_next = next_size <= 2
+    attack = is_attack | (is_reverse & heads_up)
     attacks_threat = attack & threat_next
-    action_threat = _ACTION_OR_WILD & (t.min_size <= 2)[:, None]
-    wild_near_out = _WILD_PLAY & (t.own_size <= 3)[:, None]
-    accept = np.zeros((b, NUM_ACTIONS))
-    accept[:, DRAW] = (t.phase == RESPOND) & (t.pending > 0)
-    bluff = np.zeros((b, NUM_ACTIONS))
-    attacker_size = t.sizes[t.rows, t.previous]
-    bluff[:, CHALLENGE] = 1.0 - 0.75 ** attacker_size   # chance they held the old color
-    target = np.where(_TARGET, t.sizes[:, np.maximum(ACTION_TARGET - 1, 0)] / 10.0, 0.0)
-    next_lacks = np.where(_HAS_COLOR, t.drew_on[t.rows, t.next][:, _COLOR_IDX], False)
-    after_draw = np.zeros((b, NUM_ACTIONS))
-    after_draw[:, CHALLENGE] = t.wd4_after_draw[t.rows, t.previous]
+    action_threat = _ACTION_OR_WILD[a] & (t.min_size[r] <= 2)
+    wild_near_out = wild_play & (t.own_size[r] <= 3)
+    accept = np.where((a == DRAW) & (t.phase[r] == RESPOND) & (t.pending[r] > 0), 1.0, 0.0)
+    previous_size = t.sizes[t.rows, t.previous][r]
+    # the chance the attacker held the color it replaced
+    bluff = np.where(a == CHALLENGE, 1.0 - 0.75 ** previous_size, 0.0)
+    target = np.where(_TARGET[a], t.sizes[r, _TARGET_SEAT[a]] / 10.0, 0.0)
+    next_lacks = np.where(has_color, t.drew_on[t.rows, t.next][r, color_idx], False)
+    after_draw = np.where(a == CHALLENGE, t.wd4_after_draw[t.rows, t.previous][r], 0.0)
     # cards of the same symbol in other colors: they can follow this card whatever its color
-    twins = np.where(_COLORED_PLAY, t.by_symbol[:, _SYMBOL] - t.hand[:, _SAFE_KIND], 0.0)
-    wilds_after = t.wilds[:, None] - _WILD_PLAY
-    follow = _HAS_COLOR & (after + twins + wilds_after > 0)
-    last_of_color = _COLORED_PLAY & (t.by_color[:, _COLOR_IDX] == 1)
-    next_named = np.where(_HAS_COLOR, t.last_named[t.rows, t.next][:, _COLOR_IDX], False)
-    several = ~t.heads_up[:, None]
-    leader = attack & several & (next_size <= t.min_size)[:, None]
-    previous_size = t.sizes[t.rows, t.previous]
-    dodge = _REVERSE & several & (next_size < previous_size)[:, None]
-    copies = np.maximum(t.symbol_copies[:, _SYMBOL], 1.0)
-    symbol_scarce = np.where(_COLORED_PLAY, 1.0 - t.symbol_unseen[:, _SYMBOL] / copies, 0.0)
-    big_hand = attack * (np.minimum(t.own_size, 8.0) / 8.0)[:, None]
-    opponents = np.maximum(t.present.sum(axis=1), 1)[:, None]
-    table_lacks = np.where(_HAS_COLOR, t.drew_on.sum(axis=1)[:, _COLOR_IDX] / opponents, 0.0)
-    table_named = np.where(_HAS_COLOR, t.last_named.sum(axis=1)[:, _COLOR_IDX] / opponents, 0.0)
-    skipped_to = several & (t.sizes[t.rows, t.after_next] <= 2)[:, None]
-    to_threat = several & (previous_size <= 2)[:, None]
+    twins = np.where(colored_play, t.by_symbol[r, symbol] - t.hand[r, _SAFE_KIND[a]], 0.0)
+    wilds_after = t.wilds[r] - wild_play
+    follow = has_color & (after + twins + wilds_after > 0)
+    last_of_color = colored_play & (by_color == 1)
+    next_named = np.where(has_color, t.last_named[t.rows, t.next][r, color_idx], False)
+    several = ~heads_up
+    leader = attack & several & (next_size <= t.min_size[r])
+    dodge = is_reverse & several & (next_size < previous_size)
+    copies = np.maximum(t.symbol_copies[r, symbol], 1.0)
+    symbol_scarce = np.where(colored_play, 1.0 - t.symbol_unseen[r, symbol] / copies, 0.0)
+    big_hand = attack * (np.minimum(t.own_size, 8.0) / 8.0)[r]
+    opponents = np.maximum(t.present.sum(axis=1), 1)[r]
+    table_lacks = np.where(has_color, t.drew_on.sum(axis=1)[r, color_idx] / opponents, 0.0)
+    table_named = np.where(has_color, t.last_named.sum(axis=1)[r, color_idx] / opponents, 0.0)
+    skipped_to = several & (t.sizes[t.rows, t.after_next][r] <= 2)
+    to_threat = several & (previous_size <= 2)
     return [keeps, share, scarce, attack, attacks_threat, action_threat, wild_near_out, accept,
             bluff, target, next_lacks, after_draw, follow, attack & follow, last_of_color,
-            np.minimum(twins, 3.0) / 3.0, next_named, leader, dodge, _ATTACK & skipped_to,
-            _REVERSE & to_threat, next_lacks & threat_next, symbol_scarce, big_hand,
+            np.minimum(twins, 3.0) / 3.0, next_named, leader, dodge, is_attack & skipped_to,
+            is_reverse & to_threat, next_lacks & threat_next, symbol_scarce, big_hand,
             table_lacks, table_named]
 
 
-def feature_scores(obs: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``float64[B, A]``: the weighted feature sum of every action (legal or not).
+def feature_scores(obs: np.ndarray, weights: np.ndarray,
+                   masks: np.ndarray | None = None) -> np.ndarray:
+    """``float64[B, A]``: the weighted feature sum of every action (legal or not), or,
+    given ``masks``, of the legal actions only (``-inf`` elsewhere; the same numbers
+    where legal, much faster).
 
     ``weights`` is ``float[len(FEATURES)]`` for the whole batch, or ``float[B,
     len(FEATURES)]`` with one weight vector per row (batched tuning).
@@ -249,13 +258,23 @@ def feature_scores(obs: np.ndarray, weights: np.ndarray) -> np.ndarray:
         raise ValueError(f"weights must have {len(FEATURES)} entries ({', '.join(FEATURES)}), "
                          f"got shape {w.shape}")
     ns = len(STATIC)
-    scores = w[..., :ns] @ STATIC_MATRIX.T + FIXED
-    if scores.ndim == 1:
-        scores = np.broadcast_to(scores, (obs.shape[0], NUM_ACTIONS)).copy()
-    for i, feature in enumerate(dynamic_features(TableView(obs))):
-        wi = w[..., ns + i]
-        scores += (wi[:, None] if np.ndim(wi) else wi) * feature
-    return scores
+    table = TableView(obs)
+    static = w[..., :ns] @ STATIC_MATRIX.T + FIXED
+    if masks is None:
+        r, a = table.rows[:, None], np.arange(NUM_ACTIONS)[None, :]
+        per_row = w[:, None, :] if w.ndim == 2 else w
+        scores = np.broadcast_to(static, (obs.shape[0], NUM_ACTIONS)).copy()
+    else:
+        r, a = np.nonzero(masks)
+        per_row = w[r] if w.ndim == 2 else w
+        scores = static[r, a] if static.ndim == 2 else static[a]
+    for i, feature in enumerate(dynamic_features(table, r, a)):
+        scores += per_row[..., ns + i] * feature
+    if masks is None:
+        return scores
+    full = np.full((obs.shape[0], NUM_ACTIONS), -np.inf)
+    full[r, a] = scores
+    return full
 
 
 __all__ = ["DYNAMIC", "FEATURES", "STATIC", "feature_scores", "num_players"]

@@ -189,7 +189,8 @@ class LinearAgent(Agent):
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
         check_batch(observations, masks)
-        return masked_argmax(self.scores(observations), masks)
+        weights = self.row_weights(observations)
+        return masked_argmax(feature_scores(observations, weights, masks), masks)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

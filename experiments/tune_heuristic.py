@@ -12,7 +12,9 @@ mean weights as JSON.
     python experiments/tune_heuristic.py --players 2 --generations 12
 
 Games are played on ``--players`` seats, one candidate against ``P - 1``
-``random_play`` opponents; fitness is the win rate over all seatings of the
+``random_play`` opponents (``--opponent`` names another one, which must play
+without an rng: e.g. ``--opponent tuned`` searches for weights that exploit the
+tuned heuristic itself); fitness is the win rate over all seatings of the
 generation's deals (new deals every generation). A generation's fitness rests on
 a few hundred games per candidate, so its mean is noisy: ``--pick DEALS`` finally
 plays the start and every generation's mean on the same ``DEALS`` fresh deals
@@ -30,8 +32,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import trange
 
-from agents import Agent, RandomPlayAgent
-from agents.base import check_batch, masked_argmax
+from agents import Agent, RandomPlayAgent, make_agent
+from agents.base import BatchAgent, check_batch, masked_argmax
 from agents.features import FEATURES, feature_scores
 from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
 from agents.random_play import RANDOM_PLAY_TIERS
@@ -65,7 +67,7 @@ class PopulationAgent(Agent):
                masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         check_batch(observations, masks)
         w = self.weights[self.candidate(games)]
-        return masked_argmax(feature_scores(observations, w), masks)
+        return masked_argmax(feature_scores(observations, w, masks), masks)
 
 
 class PairedRandomPlay(RandomPlayAgent):
@@ -100,18 +102,35 @@ class PairedRandomPlay(RandomPlayAgent):
         return masked_argmax(RANDOM_PLAY_TIERS + 0.5 * noise, masks)
 
 
-def fitness(rules: Rules, weights: np.ndarray, deals: int, seed: int) -> np.ndarray:
-    """Win rate of each weight vector against ``random_play`` on the same ``deals``
-    (and the same opponents' random choices, see :class:`PairedRandomPlay`)."""
+def fitness(rules: Rules, weights: np.ndarray, deals: int, seed: int,
+            opponent_name: str = "random_play") -> np.ndarray:
+    """Win rate of each weight vector against ``opponent_name`` on the same ``deals``
+    (and, for ``random_play``, the same opponents' random choices, see
+    :class:`PairedRandomPlay`; any other opponent must play without an rng, so that
+    every candidate meets the same choices in the same positions)."""
     k = weights.shape[0]
     pop = PopulationAgent(weights, deals)
     seeds = np.tile(seed + np.arange(deals), k)      # every candidate on the same deals
-    opponent = PairedRandomPlay(deals, k * deals, seed)
+    opponent = paired_opponent(opponent_name, deals, k * deals, seed)
     lineup = [pop] + [opponent] * (rules.num_players - 1)
     winners = play_rotated(rules, lineup, seeds)
     candidate = pop.candidate(np.arange(winners.size))
     return np.bincount(candidate, weights=winners == 0, minlength=k) / (
         winners.size / k)
+
+
+def paired_opponent(name: str, deals_per_candidate: int, total_deals: int, seed: int
+                    ) -> BatchAgent:
+    """The opponent ``name`` with common random numbers across candidates:
+    :class:`PairedRandomPlay` for ``random_play``, else an agent that uses no rng."""
+    if name == "random_play":
+        return PairedRandomPlay(deals_per_candidate, total_deals, seed)
+    agent = make_agent(name)
+    if getattr(agent, "uses_rng", True):
+        raise ValueError(f"--opponent {name!r} draws random numbers, so candidates would "
+                         f"meet different choices; use random_play or an agent without "
+                         f"an rng (greedy, defender, tuned)")
+    return agent
 
 
 def start_weights(start: str, players: int) -> np.ndarray:
@@ -145,6 +164,9 @@ def main() -> None:
     parser.add_argument("--pick", type=int, default=0, metavar="DEALS",
                         help="re-measure every generation's mean on DEALS deals, keep the best")
     parser.add_argument("--pick-seed", type=int, default=4242)
+    parser.add_argument("--opponent", default="random_play",
+                        help="the agent every other seat plays: random_play or one that "
+                             "uses no rng (greedy, defender, tuned)")
     args = parser.parse_args()
     rules = Rules.preset(args.preset, num_players=args.players)
     rng = np.random.default_rng(args.seed)
@@ -155,14 +177,15 @@ def main() -> None:
     for gen in trange(args.generations, desc="generations"):
         pop = mean + std * rng.standard_normal((args.population, mean.size))
         pop[0] = mean
-        fit = fitness(rules, pop, args.deals, args.seed + 1_000_000 * (gen + 1))
+        fit = fitness(rules, pop, args.deals, args.seed + 1_000_000 * (gen + 1),
+                      args.opponent)
         elite = pop[np.argsort(fit)[-args.elite:]]
         mean, std = elite.mean(axis=0), elite.std(axis=0) + 0.5
         means.append(mean)
         print(f"generation {gen}: mean weights {100 * fit[0]:.1f}%, best {100 * fit.max():.1f}%"
               f", population mean {100 * fit.mean():.1f}%; new mean: {as_json(mean)}")
     if args.pick:
-        fit = fitness(rules, np.stack(means), args.pick, args.pick_seed)
+        fit = fitness(rules, np.stack(means), args.pick, args.pick_seed, args.opponent)
         for i, f in enumerate(fit):
             print(f"{'start' if i == 0 else f'generation {i - 1}'}: {100 * f:.1f}% over "
                   f"{args.pick * args.players} games")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from uno_env import Engine, Rules
+from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import NUM_PLAY_ACTIONS
 
 
@@ -117,3 +117,17 @@ def redeal_hidden(engine: Engine, game: int, seat: int, rng: np.random.Generator
         np.add.at(s.hands[game, q], part, 1)
     s.deck[game, pile] = cards[sum(sizes):]
     engine.state = s
+
+
+def valid_player_counts(counts: tuple[int, ...]) -> list[tuple[str, int]]:
+    """``(preset, players)`` for every preset and each of ``counts`` its rules allow
+    (team play needs 4 players)."""
+    pairs = []
+    for preset in sorted(PRESETS):
+        for players in counts:
+            try:
+                Rules.preset(preset, num_players=players)
+            except ValueError:
+                continue
+            pairs.append((preset, players))
+    return pairs

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from scenario import random_positions, redeal_hidden
+from scenario import random_positions, redeal_hidden, valid_player_counts
 
 from agents import (
     AGENTS,
@@ -18,7 +18,7 @@ from agents import (
     make_agent,
     parse_agent_spec,
 )
-from uno_env import PRESETS, Engine, Rules, action_name
+from uno_env import Engine, Rules, action_name
 
 
 def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> np.ndarray:
@@ -41,20 +41,6 @@ def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> n
         eng.step(actions)       # Engine.step also rejects illegal actions
     assert eng.done.all()
     return eng.winner
-
-
-def valid_player_counts(counts: tuple[int, ...]) -> list[tuple[str, int]]:
-    """``(preset, players)`` for every preset and each of ``counts`` its rules allow
-    (team play needs 4 players)."""
-    pairs = []
-    for preset in sorted(PRESETS):
-        for players in counts:
-            try:
-                Rules.preset(preset, num_players=players)
-            except ValueError:
-                continue
-            pairs.append((preset, players))
-    return pairs
 
 
 #: Agents cheap enough to play whole games in every test (search is tested on positions).
