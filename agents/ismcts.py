@@ -105,6 +105,17 @@ class IsmctsAgent(Agent):
         """The legal action of each listed game whose playouts beat those of ``default``
         (the playout policy's choice) by the most, counted in standard errors of the
         paired difference less ``confidence``; ``default`` when none does."""
+        best = np.empty(games.size, np.int64)
+        for i, value in enumerate(self.action_values(engine, games, masks, rng)):
+            legal = np.flatnonzero(masks[i])
+            best[i] = legal[self._pick(value, int(np.searchsorted(legal, default[i])))]
+        return best
+
+    def action_values(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
+                      rng: np.random.Generator) -> list[np.ndarray]:
+        """Per listed game, ``float64[legal actions, worlds]``: the playout value of each
+        of its legal actions (in action order) in each sampled world; every action is
+        tried in the same worlds."""
         states, first, seats = [], [], []
         candidates = [np.flatnonzero(row) for row in masks]
         for game, legal in zip(games, candidates, strict=True):
@@ -119,13 +130,9 @@ class IsmctsAgent(Agent):
         sims = Engine(engine.rules, first_actions.size, 0, engine.backend)
         sims.state = concat_states(states)
         value = self._playouts(sims, first_actions, seat_of, rng)
-        best = np.empty(games.size, np.int64)
         split = np.cumsum([a.size for a in first])[:-1]
-        for i, v in enumerate(np.split(value, split)):
-            legal = candidates[i]
-            best[i] = legal[self._pick(v.reshape(legal.size, -1),
-                                       int(np.searchsorted(legal, default[i])))]
-        return best
+        return [v.reshape(legal.size, -1)
+                for v, legal in zip(np.split(value, split), candidates, strict=True)]
 
     def _pick(self, value: np.ndarray, default: int) -> int:
         """Row of ``value[actions, worlds]`` to play: the one whose mean gain over row

@@ -4,8 +4,10 @@
 
 Read top to bottom: the settings, the data (the base heuristic against itself,
 every legal action of sampled decisions played out to the end by the base in
-every seat), the advantage network fitted to the data, the choice of the margin
-on one set of deals and the evaluation on fresh ones. A run writes to ``--out``:
+every seat, or, with ``--search-budget B``, valued by the search agent from ``B``
+playouts in worlds sampled from the public game), the advantage network fitted
+to the data, the choice of the margin on one set of deals and the evaluation on
+fresh ones. A run writes to ``--out``:
 
 * ``model.pt``: the network, its base heuristic and margin
   (``agents.make_agent("improved:<out>/model.pt")``);
@@ -28,6 +30,7 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +46,7 @@ from tqdm.auto import tqdm  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.base import BatchAgent  # noqa: E402
 from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E402
-from agents.ismcts import play_out  # noqa: E402
+from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
 from uno_env import Engine, Rules  # noqa: E402
 from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
 
@@ -63,6 +66,8 @@ class Config:
     states: int = 400_000          # decisions whose every action is played out
     games: int = 2048              # base games played side by side to find them
     record: float = 0.25           # chance that a decision with a choice is recorded
+    search_budget: int = 0         # 0: one play-out per action in the true game; B: the
+    #                                search agent's estimate from B playouts in sampled worlds
     hidden: str = "256,256"
     epochs: int = 8
     batch_size: int = 1024
@@ -106,11 +111,29 @@ def advantages(engine: Engine, games: np.ndarray, masks: np.ndarray, chosen: np.
     return np.where(masks, out, 0.0).astype(np.float32)
 
 
+def searched_advantages(search: IsmctsAgent, engine: Engine, games: np.ndarray,
+                        masks: np.ndarray, chosen: np.ndarray, base: BatchAgent,
+                        rng: np.random.Generator) -> np.ndarray:
+    """Like :func:`advantages`, from the search agent's view: each legal action's mean
+    playout value over the worlds it samples from the public game, less that of
+    ``chosen`` in the same worlds (many playouts, none of them in the true game)."""
+    out = np.zeros(masks.shape, np.float32)
+    for i, value in enumerate(search.action_values(engine, games, masks, rng)):
+        legal = np.flatnonzero(masks[i])
+        mean = value.mean(axis=1)
+        out[i, legal] = mean - mean[np.searchsorted(legal, chosen[i])]
+    return out
+
+
 def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(observations, masks, advantages)`` of ``cfg.states`` decisions of the base
     heuristic against itself (decisions with one sensible action are skipped: a single
     legal action, calling UNO, catching, Dobon)."""
     base = make_agent(cfg.base)
+    label = advantages
+    if cfg.search_budget:
+        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base)
+        label = partial(searched_advantages, search)
     rng = np.random.default_rng(cfg.seed)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     found, batch = 0, 0
@@ -127,7 +150,7 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             rows = np.flatnonzero(choice & (rng.random(live.size) < cfg.record))
             rows = rows[: cfg.states - found]
             if rows.size:
-                adv = advantages(engine, live[rows], masks[rows], chosen[rows], base, rng)
+                adv = label(engine, live[rows], masks[rows], chosen[rows], base, rng)
                 parts.append((obs[rows], masks[rows], adv))
                 found += rows.size
                 bar.update(rows.size)

@@ -114,6 +114,28 @@ def test_advantages_are_outcome_differences_against_the_base_choice() -> None:
     assert adv[0, win] == pytest.approx(1.0 - total)
 
 
+def test_searched_advantages_value_each_action_in_the_same_sampled_worlds() -> None:
+    from train_improvement import searched_advantages
+
+    from agents.ismcts import IsmctsAgent
+
+    # going out at once wins in every world; drawing lets the opponent play on
+    eng = make([["R5"], ["G1", "G2", "G3", "G4", "B6", "B7", "B8"]], top="R1",
+               pile=["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"])
+    masks = eng.legal_action_mask()
+    draw, win = action_id("draw"), action_id("play R5")
+    search = IsmctsAgent(budget=40, horizon=0)
+    adv = searched_advantages(search, eng, np.array([0]), masks, np.array([draw]), None,
+                              np.random.default_rng(0))
+    assert adv[0, draw] == 0 and (adv[0, ~masks[0]] == 0).all()
+    assert 0 < adv[0, win] <= 2.0
+    values = search.action_values(eng, np.array([0]), masks, np.random.default_rng(0))[0]
+    legal = np.flatnonzero(masks[0])
+    assert values.shape == (legal.size, 20)
+    assert (values[np.searchsorted(legal, win)] == 1.0).all()     # a win in every world
+    assert eng.hand(0, 0) == ["R5"]      # the game itself has not moved
+
+
 def test_train_improvement_runs_end_to_end(tmp_path) -> None:
     out = tmp_path / "imp"
     repo = Path(__file__).resolve().parents[1]
