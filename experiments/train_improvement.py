@@ -12,7 +12,10 @@ fresh ones. A run writes to ``--out``:
 * ``model.pt``: the network, its base heuristic and margin
   (``agents.make_agent("improved:<out>/model.pt")``);
 * ``record.json``: the settings, the exact command, the data and fitting
-  numbers, the win rate of every margin tried and the final head-to-head results.
+  numbers, the win rate of every margin tried and the final head-to-head results;
+* ``data.npz``: the decisions and their advantages, so that several runs' data
+  (``--collect-only`` with different ``--seed``, in parallel processes) can be
+  fitted together with ``--data a.npz,b.npz``.
 
 Every comparison is head-to-head on duplicate deals (the agent in one seat, the
 opponent in the others, each deal replayed with the agent in every seat); the
@@ -78,6 +81,8 @@ class Config:
     eval_opponents: str = "tuned,random_play"
     seed: int = 0
     out: str = "runs/improved"
+    data: str = ""                 # comma-separated data.npz files to fit instead of collecting
+    collect_only: bool = False     # stop after writing data.npz
     progress: bool = True
 
     def rules(self) -> Rules:
@@ -160,6 +165,14 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return obs, masks, adv
 
 
+def load_data(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(observations, masks, advantages)`` of the ``data.npz`` files of earlier runs,
+    concatenated in the order given."""
+    files = [np.load(path) for path in paths]
+    return tuple(np.concatenate([f[k] for f in files])  # type: ignore[return-value]
+                 for k in ("obs", "masks", "advantages"))
+
+
 # --- fitting ----------------------------------------------------------------------------------
 
 def fit(cfg: Config, obs: np.ndarray, masks: np.ndarray, adv: np.ndarray
@@ -210,11 +223,18 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rules = cfg.rules()
     start = time.perf_counter()
-    obs, masks, adv = collect(cfg)
+    if cfg.data:
+        obs, masks, adv = load_data(cfg.data.split(","))
+    else:
+        obs, masks, adv = collect(cfg)
+        np.savez_compressed(out / "data.npz", obs=obs, masks=masks, advantages=adv)
     collected = time.perf_counter()
     departs = (adv > 0).any(axis=1).mean()
     print(f"{len(obs):,} decisions in {collected - start:.0f} s; in {departs:.1%} of them "
           f"another action did better than {cfg.base}'s in its copy")
+    if cfg.collect_only:
+        print(f"wrote {out / 'data.npz'}")
+        return
     net, fitting = fit(cfg, obs, masks, adv)
     fitted = time.perf_counter()
     last = fitting["history"][-1]

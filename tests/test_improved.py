@@ -151,3 +151,21 @@ def test_train_improvement_runs_end_to_end(tmp_path) -> None:
     assert [r["margin"] for r in record["margins"]] == [0.0, 0.1]
     assert {r["opponent"] for r in record["results"]} == {"tuned", "random_play"}
     assert make_agent(f"improved:{out / 'model.pt'}").margin == record["margin"]
+
+
+def test_collected_data_from_several_runs_is_fitted_together(tmp_path) -> None:
+    from train_improvement import load_data, main
+    small = ["--games", "32", "--epochs", "1", "--hidden", "8", "--margins", "0",
+             "--select-deals", "2", "--eval-deals", "2", "--eval-opponents", "random_play",
+             "--no-progress"]
+    for seed, states in ((0, 60), (1, 40)):
+        main(["--states", str(states), "--seed", str(seed), "--collect-only",
+              "--out", str(tmp_path / f"s{seed}"), *small])
+        assert not (tmp_path / f"s{seed}" / "model.pt").exists()
+    files = [str(tmp_path / f"s{seed}" / "data.npz") for seed in (0, 1)]
+    obs, masks, adv = load_data(files)
+    assert len(obs) == len(masks) == len(adv) == 100
+    assert ((adv != 0) <= masks).all()     # advantages only on legal actions
+    main(["--data", ",".join(files), "--out", str(tmp_path / "fit"), *small])
+    record = json.loads((tmp_path / "fit" / "record.json").read_text())
+    assert record["decisions"] == 100
