@@ -72,11 +72,13 @@ from uno_env.cards import (
     SYM_SKIP,
     SYM_SKIP_ALL,
 )
-from uno_env.engine.observe import VIEW_SLICES
+from uno_env.engine.observe import OTHERS, VIEW_SLICES
 from uno_env.engine.state import RESPOND
 
 _V = VIEW_SLICES
 _NUM_PLAYERS = _V["rules"].start          # rules view element 0: num_players / 10
+#: Colored kinds per color (explicit shapes, so that an empty batch reshapes too).
+_PER_COLOR = NUM_COLORED_KINDS // NUM_COLORS
 _DECK_FLAGS = slice(_V["rules"].start + 1, _V["rules"].start + 1 + len(DECKS))
 
 #: Names of the static features (functions of the action alone).
@@ -151,7 +153,7 @@ class TableView:
         self.rows = np.arange(b)
         hand = obs[:, _V["hand"]].astype(np.float64)
         self.hand = hand
-        colored = hand[:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1)
+        colored = hand[:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, _PER_COLOR)
         self.by_color = colored.sum(axis=2)
         self.by_symbol = colored.sum(axis=1)
         self.wilds = hand[:, NUM_COLORED_KINDS:].sum(axis=1)
@@ -179,16 +181,16 @@ class TableView:
         self.min_size = np.where(present, self.sizes, 999.0).min(axis=1)
         # cards of each color nobody has shown: the deck's minus discards and own hand
         deck = obs[:, _DECK_FLAGS].argmax(axis=1)
-        shown = obs[:, _V["discards"]][:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, -1)
+        shown = obs[:, _V["discards"]][:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, _PER_COLOR)
         self.unseen = np.maximum(_COLORS_OF_DECKS[deck] - shown.sum(2) - self.by_color, 0.0)
         #: per colored symbol, the deck's copies and those nobody has shown
         self.symbol_copies = _SYMBOLS_OF_DECKS[deck]
         self.symbol_unseen = np.maximum(self.symbol_copies - shown.sum(1) - self.by_symbol, 0.0)
         #: per seat offset, the colors it drew on since it last played (it likely lacks them)
-        self.drew_on = obs[:, _V["drew_on"]].reshape(b, -1, NUM_COLORS) > 0
+        self.drew_on = obs[:, _V["drew_on"]].reshape(b, OTHERS, NUM_COLORS) > 0
         self.wd4_after_draw = obs[:, _V["wd4_after_draw"]] > 0
         #: per seat offset, the color it last named for a wild (it likely holds it)
-        self.last_named = obs[:, _V["last_named"]].reshape(b, -1, NUM_COLORS) > 0
+        self.last_named = obs[:, _V["last_named"]].reshape(b, OTHERS, NUM_COLORS) > 0
 
 
 def dynamic_features(t: TableView, r: np.ndarray, a: np.ndarray) -> list[np.ndarray]:

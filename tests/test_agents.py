@@ -74,6 +74,15 @@ def test_every_agent_acts_legally_and_reproducibly_in_random_positions(
         np.testing.assert_array_equal(chosen, again, err_msg=name)
 
 
+@pytest.mark.parametrize("name", FAST_AGENTS)
+def test_agents_answer_an_empty_batch(name: str) -> None:
+    """A caller with no decision pending for an agent may still call it (zero rows)."""
+    eng = Engine(Rules.preset("official", num_players=4), 2, 0)
+    obs, masks = eng.observe()[:0], eng.legal_action_mask()[:0]
+    chosen = np.asarray(make_agent(name).act(obs, masks, np.random.default_rng(0)))
+    assert chosen.shape == (0,)
+
+
 def test_random_agent_is_uniform_over_legal_actions() -> None:
     masks = np.zeros((20000, 6), bool)
     masks[:, [1, 3, 4]] = True
