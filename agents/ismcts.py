@@ -19,7 +19,10 @@ less noise than a game's win or loss, at the price of a bias. With
 ``drew_on_weight`` < 1 the worlds follow a belief about the opponents instead of
 a uniform deal: a player who drew while a color was current (and has not played
 since) is dealt cards of that color, and wilds, that many times less often (it
-likely had none, or it would have played one).
+likely had none, or it would have played one). ``opponent`` names a model of
+the other players: in the playouts they play it while the searching player
+plays ``playout`` (by default everyone plays ``playout``); a search that knows
+whom it plays can value its actions against that player.
 
 All worlds and playouts of all the decisions of one ``act_in`` call run as one
 batch on the engine: a call with 100 decisions and a budget of 64 steps about
@@ -52,7 +55,8 @@ class IsmctsAgent(Agent):
     needs_engine = True
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
-                 confidence: float = 2.0, drew_on_weight: float = 1.0) -> None:
+                 confidence: float = 2.0, drew_on_weight: float = 1.0,
+                 opponent: str = "") -> None:
         from . import make_agent  # the registry imports this module
         if not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget must be a positive integer (playouts per decision), "
@@ -71,13 +75,17 @@ class IsmctsAgent(Agent):
         self.confidence = float(confidence)
         self.drew_on_weight = float(drew_on_weight)
         self.policy: BatchAgent = make_agent(playout)
+        self.opponent = opponent
+        #: the other seats' policy in the playouts (None: ``policy``)
+        self.opponent_policy: BatchAgent | None = make_agent(opponent) if opponent else None
         # the playout policy's own choice is the default the search must beat
-        self.uses_observations = getattr(self.policy, "uses_observations", True)
+        self.uses_observations = any(getattr(p, "uses_observations", True)
+                                     for p in (self.policy, self.opponent_policy) if p)
 
     def __repr__(self) -> str:
         return (f"IsmctsAgent(budget={self.budget}, playout={self.playout!r}, "
                 f"horizon={self.horizon}, confidence={self.confidence}, "
-                f"drew_on_weight={self.drew_on_weight})")
+                f"drew_on_weight={self.drew_on_weight}, opponent={self.opponent!r})")
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
@@ -152,21 +160,24 @@ class IsmctsAgent(Agent):
         rows = np.arange(sims.num_games)
         rewards, _, _ = sims.step(first)
         total = rewards[rows, seat].astype(np.float64)
-        if self.playout == "random" and not self.horizon:   # one call (compiled on numba)
+        if self.playout == "random" and not self.horizon and not self.opponent:
+            # one call (compiled on numba)
             live = np.flatnonzero(~sims.state.done)
             streams = np.zeros((sims.num_games, 2), np.uint64)
             streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
             rewards = sims.play_random(live, np.full(live.size, -1), streams)
             return total + rewards[rows, seat]
         return total + play_out(sims, seat, self.policy, rng, self.horizon,
-                                self.uses_observations)
+                                self.uses_observations, self.opponent_policy)
 
 
 def play_out(sims: Engine, seat: np.ndarray, policy: BatchAgent, rng: np.random.Generator,
-             horizon: int = 0, uses_observations: bool = True) -> np.ndarray:
-    """Play every game of ``sims`` on with ``policy`` in every seat, to the end or for
-    ``horizon`` decisions (0: no limit); each game's total reward for ``seat`` from now,
-    plus, for a game still running, how far ``seat`` leads in it (:func:`lead`)."""
+             horizon: int = 0, uses_observations: bool = True,
+             opponent: BatchAgent | None = None) -> np.ndarray:
+    """Play every game of ``sims`` on with ``policy`` in every seat (or, given
+    ``opponent``, ``policy`` in ``seat`` and ``opponent`` in the others), to the end or
+    for ``horizon`` decisions (0: no limit); each game's total reward for ``seat`` from
+    now, plus, for a game still running, how far ``seat`` leads in it (:func:`lead`)."""
     rows = np.arange(sims.num_games)
     total = np.zeros(sims.num_games)
     steps = 0
@@ -176,8 +187,16 @@ def play_out(sims: Engine, seat: np.ndarray, policy: BatchAgent, rng: np.random.
         masks = sims.legal_action_mask(live)
         obs = sims.observe(games=live) if uses_observations \
             else np.zeros((live.size, 0), np.float32)
-        rewards, _, _ = sims.step(choose_actions(policy, sims, live, obs, masks, rng),
-                                  games=live)
+        if opponent is None:
+            actions = choose_actions(policy, sims, live, obs, masks, rng)
+        else:
+            actions = np.zeros(live.size, np.int64)
+            own = sims.state.current[live] == seat[live]
+            for who, part in ((policy, own), (opponent, ~own)):
+                if part.any():
+                    actions[part] = choose_actions(who, sims, live[part], obs[part],
+                                                   masks[part], rng)
+        rewards, _, _ = sims.step(actions, games=live)
         total += rewards[rows, seat]
     return total + np.where(sims.state.done, 0.0, lead(sims.state, seat))
 

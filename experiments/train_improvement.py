@@ -46,7 +46,7 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 import torch  # noqa: E402
 from tqdm.auto import tqdm  # noqa: E402
 
-from agents import make_agent  # noqa: E402
+from agents import choose_actions, make_agent  # noqa: E402
 from agents.base import BatchAgent  # noqa: E402
 from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E402
 from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
@@ -66,6 +66,8 @@ class Config:
     preset: str = "official"
     players: int = 2
     base: str = "tuned"            # the heuristic to improve (it also plays out every copy)
+    opponent: str = ""             # who the base plays in the data games, and who the other
+    #                                seats play in the play-outs ("": the base itself)
     states: int = 400_000          # decisions whose every action is played out
     games: int = 2048              # base games played side by side to find them
     record: float = 0.25           # chance that a decision with a choice is recorded
@@ -97,9 +99,11 @@ def parse_config(argv: list[str] | None = None) -> Config:
 # --- data -------------------------------------------------------------------------------------
 
 def advantages(engine: Engine, games: np.ndarray, masks: np.ndarray, chosen: np.ndarray,
-               base: BatchAgent, rng: np.random.Generator) -> np.ndarray:
+               base: BatchAgent, rng: np.random.Generator,
+               opponent: BatchAgent | None = None) -> np.ndarray:
     """``float32[len(games), A]``: each legal action's outcome for the acting player, played
-    out by ``base`` in a copy of its game, less the outcome of ``chosen`` (0 if illegal).
+    out by ``base`` in a copy of its game (the other seats by ``opponent``, if given), less
+    the outcome of ``chosen`` (0 if illegal).
 
     The copies of a game share its cards and its random stream, so two actions' outcomes
     differ only through what the actions do."""
@@ -109,7 +113,8 @@ def advantages(engine: Engine, games: np.ndarray, masks: np.ndarray, chosen: np.
     sims = Engine(engine.rules, copies.size, 0, engine.backend)
     sims.state = engine.state.take(copies)
     rewards, _, _ = sims.step(action)
-    value = rewards[np.arange(copies.size), seat] + play_out(sims, seat, base, rng)
+    value = rewards[np.arange(copies.size), seat] + play_out(sims, seat, base, rng,
+                                                             opponent=opponent)
     out = np.zeros(masks.shape)
     out[row, action] = value
     out -= out[np.arange(len(games)), chosen][:, None]
@@ -132,13 +137,17 @@ def searched_advantages(search: IsmctsAgent, engine: Engine, games: np.ndarray,
 
 def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(observations, masks, advantages)`` of ``cfg.states`` decisions of the base
-    heuristic against itself (decisions with one sensible action are skipped: a single
-    legal action, calling UNO, catching, Dobon)."""
+    heuristic against itself, or, with ``cfg.opponent``, against that agent (the base in
+    seat ``g % players`` of game ``g``, the opponent in the others; only the base's
+    decisions are recorded). Decisions with one sensible action are skipped: a single
+    legal action, calling UNO, catching, Dobon."""
     base = make_agent(cfg.base)
-    label = advantages
+    opponent = make_agent(cfg.opponent) if cfg.opponent else None
+    label = partial(advantages, opponent=opponent)
     if cfg.search_budget:
-        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base)
+        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base, opponent=cfg.opponent)
         label = partial(searched_advantages, search)
+    hero = np.arange(cfg.games) % cfg.players       # the base's seat when it plays an opponent
     rng = np.random.default_rng(cfg.seed)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     found, batch = 0, 0
@@ -150,8 +159,17 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         while not engine.state.done.all() and found < cfg.states:
             live = np.flatnonzero(~engine.state.done)
             obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
-            chosen = np.asarray(base.act(obs, masks, rng))
-            choice = (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
+            if opponent is None:
+                ours = np.ones(live.size, bool)
+                chosen = np.asarray(base.act(obs, masks, rng))
+            else:
+                ours = engine.state.current[live] == hero[live]
+                chosen = np.zeros(live.size, np.int64)
+                for who, part in ((base, ours), (opponent, ~ours)):
+                    if part.any():
+                        chosen[part] = choose_actions(who, engine, live[part], obs[part],
+                                                      masks[part], rng)
+            choice = ours & (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
             rows = np.flatnonzero(choice & (rng.random(live.size) < cfg.record))
             rows = rows[: cfg.states - found]
             if rows.size:
@@ -171,6 +189,17 @@ def load_data(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     files = [np.load(path) for path in paths]
     return tuple(np.concatenate([f[k] for f in files])  # type: ignore[return-value]
                  for k in ("obs", "masks", "advantages"))
+
+
+def data_settings(paths: list[str]) -> list[dict[str, Any]]:
+    """The collection settings each ``data.npz`` recorded (its file and decisions when it
+    recorded none), so that a fit's record says how all of its data was made."""
+    out = []
+    for path in paths:
+        with np.load(path) as f:
+            settings = json.loads(str(f["config"])) if "config" in f else {}
+            out.append({"file": path, "decisions": len(f["advantages"]), **settings})
+    return out
 
 
 # --- fitting ----------------------------------------------------------------------------------
@@ -227,7 +256,8 @@ def main(argv: list[str] | None = None) -> None:
         obs, masks, adv = load_data(cfg.data.split(","))
     else:
         obs, masks, adv = collect(cfg)
-        np.savez_compressed(out / "data.npz", obs=obs, masks=masks, advantages=adv)
+        np.savez_compressed(out / "data.npz", obs=obs, masks=masks, advantages=adv,
+                            config=json.dumps(dataclasses.asdict(cfg)))
     collected = time.perf_counter()
     departs = (adv > 0).any(axis=1).mean()
     print(f"{len(obs):,} decisions in {collected - start:.0f} s; in {departs:.1%} of them "
@@ -259,6 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     record = {"config": dataclasses.asdict(cfg),
               "command": "python experiments/train_improvement.py " + shlex.join(argv),
               "decisions": len(obs), "departures_in_data": float(departs),
+              "data": data_settings(cfg.data.split(",")) if cfg.data else [],
               "collect_seconds": round(collected - start, 1),
               "fit_seconds": round(fitted - collected, 1), "fitting": fitting,
               "margins": margins, "margin": chosen, "results": results,

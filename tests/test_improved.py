@@ -169,3 +169,64 @@ def test_collected_data_from_several_runs_is_fitted_together(tmp_path) -> None:
     main(["--data", ",".join(files), "--out", str(tmp_path / "fit"), *small])
     record = json.loads((tmp_path / "fit" / "record.json").read_text())
     assert record["decisions"] == 100
+    # the fit's record says how each file of its data was collected
+    assert [(d["seed"], d["states"], d["decisions"]) for d in record["data"]] == [
+        (0, 60, 60), (1, 40, 40)]
+
+
+class SeatRecorder:
+    """Plays like ``tuned`` and records the seats it was asked to play (reads the engine)."""
+
+    needs_engine, uses_rng, uses_observations = True, False, True
+
+    def __init__(self) -> None:
+        self.tuned, self.seats = make_agent("tuned"), []
+
+    def act_in(self, engine, games, observations, masks, rng):
+        self.seats.append(engine.state.current[games].copy())
+        return self.tuned.act(observations, masks, rng)
+
+
+def test_play_outs_against_a_modelled_opponent_give_it_every_other_seat() -> None:
+    from agents.ismcts import play_out
+
+    eng = Engine(Rules.preset("official", num_players=3), 24, 5)
+    seat = np.arange(24) % 3
+    calls: list[tuple[bool, np.ndarray]] = []
+
+    class Checker(SeatRecorder):
+        """Records, per call, whether each row asked is the searcher's seat."""
+
+        def __init__(self, mine: bool) -> None:
+            super().__init__()
+            self.mine = mine
+
+        def act_in(self, engine, games, observations, masks, rng):
+            calls.append((self.mine, engine.state.current[games] == seat[games]))
+            return super().act_in(engine, games, observations, masks, rng)
+
+    play_out(eng, seat, Checker(True), np.random.default_rng(0), opponent=Checker(False))
+    assert eng.state.done.all()
+    assert {mine for mine, _ in calls} == {True, False}
+    assert all((rows == mine).all() for mine, rows in calls)
+
+
+def test_data_against_an_opponent_records_only_the_base_decisions(tmp_path, monkeypatch
+                                                                  ) -> None:
+    import train_improvement as ti
+
+    asked: list[bytes] = []
+
+    class Base(SeatRecorder):
+        def act_in(self, engine, games, observations, masks, rng):
+            asked.extend(row.tobytes() for row in observations)
+            return super().act_in(engine, games, observations, masks, rng)
+
+    real = ti.make_agent
+    monkeypatch.setattr(ti, "make_agent", lambda spec: Base() if spec == "tuned" else real(spec))
+    cfg = ti.Config(states=60, games=16, opponent="random", record=1.0, progress=False)
+    obs, masks, adv = ti.collect(cfg)
+    assert len(obs) == 60
+    seen = set(asked)
+    assert all(row.tobytes() in seen for row in obs)       # none of the opponent's
+    assert ((adv != 0) <= masks).all()
