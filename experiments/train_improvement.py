@@ -286,6 +286,11 @@ def main(argv: list[str] | None = None) -> None:
         results.append({"opponent": name, **r})
         print(f"margin {chosen} against {name}: {r['win_rate']:.1%} [{r['low']:.1%}, "
               f"{r['high']:.1%}] over {r['games']:,} games (fresh deals)")
+        if name != cfg.base:      # the base on the same deals, to compare with
+            b = head_to_head(base, make_agent(name), rules, cfg.eval_deals, seed=cfg.seed + 2)
+            results[-1]["base"] = b
+            print(f"{cfg.base} against {name} on the same deals: {b['win_rate']:.1%} "
+                  f"[{b['low']:.1%}, {b['high']:.1%}]")
     record = {"config": dataclasses.asdict(cfg),
               "command": "python experiments/train_improvement.py " + shlex.join(argv),
               "decisions": len(obs), "departures_in_data": float(departs),

@@ -150,6 +150,10 @@ def test_train_improvement_runs_end_to_end(tmp_path) -> None:
     assert record["decisions"] == 400 and record["margin"] in (0.0, 0.1)
     assert [r["margin"] for r in record["margins"]] == [0.0, 0.1]
     assert {r["opponent"] for r in record["results"]} == {"tuned", "random_play"}
+    # against anyone but itself, the base's own result on the same deals comes along
+    by_opponent = {r["opponent"]: r for r in record["results"]}
+    assert "base" not in by_opponent["tuned"]
+    assert by_opponent["random_play"]["base"]["games"] == by_opponent["random_play"]["games"]
     assert make_agent(f"improved:{out / 'model.pt'}").margin == record["margin"]
 
 
