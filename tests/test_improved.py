@@ -234,3 +234,19 @@ def test_data_against_an_opponent_records_only_the_base_decisions(tmp_path, monk
     seen = set(asked)
     assert all(row.tobytes() in seen for row in obs)       # none of the opponent's
     assert ((adv != 0) <= masks).all()
+
+
+def test_the_shipped_model_loads_by_name_plays_legally_and_departs_from_tuned_sometimes(
+        ) -> None:
+    """``improved:official-2p-exit`` is the model docs/results.md measures: its margin and
+    record ship with it, it plays only legal actions, and it departs from ``tuned`` in a
+    small share of positions (it is neither the heuristic nor a different player)."""
+    agent = make_agent("improved:official-2p-exit")
+    record = json.loads((Path(__file__).resolve().parents[1] / "agents" / "models"
+                         / "official-2p-exit.json").read_text())
+    assert agent.margin == record["margin"] and record["agent"] == "improved:official-2p-exit"
+    obs, masks = positions("official", 2, games=1024, steps=20)
+    chosen = agent.act(obs, masks, np.random.default_rng(0))
+    assert masks[np.arange(len(masks)), chosen].all()
+    tuned = make_agent("tuned").act(obs, masks, np.random.default_rng(0))
+    assert 0.0 < (chosen != tuned).mean() < 0.3
