@@ -76,7 +76,12 @@ DEFENDER_WEIGHTS: dict[str, float] = {
 #:   experiments/heuristic_4p_stage1.json --generations 8 --population 16 --elite 4 --deals
 #:   2500 --sigma 2 --seed 62 --pick 5000``, generation 2 (41.9% over 20,000 games of the
 #:   pick, the start 41.5%; 40.8% [39.8, 41.7] on the strategy benchmark's deals, seed 0,
-#:   and 40.9% on seed 1, against 40.0% and 39.8% before).
+#:   and 40.9% on seed 1, against 40.0% and 39.8% before); from that, with twice the
+#:   deals a candidate, ``--start tuned:4 --generations 10 --population 16 --elite 4
+#:   --deals 5000 --sigma 2 --seed 63 --pick 10000``, generation 9, saved as
+#:   ``experiments/heuristic_4p_stage2.json`` (41.7% over 40,000 games of the pick, the
+#:   start 41.3%; 41.3% [40.3, 42.2] on the strategy benchmark's deals, seed 0, and 42.1%
+#:   on seed 1, against 40.8% and 40.9% before).
 #: * 6 players, in two runs: ``--players 6 --start tuned:4 --generations 8 --population 16
 #:   --elite 4 --deals 200 --sigma 4 --seed 3 --pick 800`` (from the 4-player set),
 #:   generation 5; from it, with the candidates meeting the same opponents' choices
@@ -99,17 +104,17 @@ TUNED_WEIGHTS: dict[int, dict[str, float]] = {
         "table_named_color": -1.01,
     },
     4: {
-        "number": -7.10, "number_value": 0.52, "colored_action": 0.72, "wild": -41.93,
-        "draw_value": -25.16, "points": -6.29, "draw": -61.74, "pass": -93.99,
-        "challenge": -70.34, "keeps_color": -1.19, "color_share": -0.24,
-        "color_scarce": 13.28, "attacks": 13.64, "attacks_threat": 26.84,
-        "action_threat": 4.04, "wild_near_out": 17.44, "accept_penalty": -1.20,
-        "challenge_bluff": 38.12, "target_size": -16.55, "next_lacks_color": 0.81,
-        "challenge_after_draw": -25.00, "follow_up": 16.88, "attack_follow": 0.21,
-        "last_of_color": -3.56, "symbol_twins": 5.56, "next_named_color": -0.49,
-        "attacks_leader": 2.92, "reverse_dodge": -6.13, "skips_to_threat": 10.57,
-        "reverse_to_threat": -0.32, "threat_lacks_color": -3.60, "symbol_scarce": 4.98,
-        "attack_big_hand": 0.23, "table_lacks_color": 2.38, "table_named_color": 1.13,
+        "number": -13.83, "number_value": 0.22, "colored_action": -2.05, "wild": -50.90,
+        "draw_value": -29.35, "points": -9.64, "draw": -61.33, "pass": -99.74,
+        "challenge": -69.33, "keeps_color": -0.25, "color_share": 5.27, "color_scarce": 17.40,
+        "attacks": 6.14, "attacks_threat": 27.07, "action_threat": 4.58,
+        "wild_near_out": 21.40, "accept_penalty": -0.87, "challenge_bluff": 34.45,
+        "target_size": -19.05, "next_lacks_color": -3.21, "challenge_after_draw": -28.02,
+        "follow_up": 13.14, "attack_follow": -1.63, "last_of_color": -6.63,
+        "symbol_twins": 6.25, "next_named_color": 0.19, "attacks_leader": -0.29,
+        "reverse_dodge": -10.15, "skips_to_threat": 4.74, "reverse_to_threat": -4.75,
+        "threat_lacks_color": -4.25, "symbol_scarce": 6.95, "attack_big_hand": 6.27,
+        "table_lacks_color": 3.60, "table_named_color": -0.78,
     },
     6: {
         "number": 0.23, "number_value": 0.40, "colored_action": 1.24, "wild": -37.26,
