@@ -9,7 +9,10 @@ out and this card attacks them"). Everything is read from the named views of
 information is involved.
 
 Calling UNO, catching and declaring Dobon are never worse than anything else and
-get fixed top scores rather than weights.
+get fixed top scores rather than weights. One static feature depends on the phase: ``draw_value``
+(the cards a play makes the next player draw, which the weights save for
+attacks) counts nothing for a draw card stacked in answer to a pending penalty,
+which passes the penalty on rather than spending an attack.
 
 Features that look one move ahead or at one opponent, with the idea behind each:
 
@@ -135,6 +138,7 @@ def _static_matrix() -> np.ndarray:
 
 
 STATIC_MATRIX = _static_matrix()
+_DRAW_VALUE = STATIC.index("draw_value")
 #: Fixed scores of the actions that are always right when legal.
 FIXED = np.zeros(NUM_ACTIONS)
 FIXED[[UNO, CATCH, DOBON]] = (1e4, 2e4, 3e4)
@@ -272,6 +276,10 @@ def feature_scores(obs: np.ndarray, weights: np.ndarray,
         scores = static[r, a] if static.ndim == 2 else static[a]
     for i, feature in enumerate(dynamic_features(table, r, a)):
         scores += per_row[..., ns + i] * feature
+    # a draw card played in answer to a pending penalty (stacking) passes the penalty on
+    # with its own added: it costs none of the draw cards its weight holds back for attacks
+    answering = table.phase[r] == RESPOND
+    scores -= per_row[..., _DRAW_VALUE] * STATIC_MATRIX[a, _DRAW_VALUE] * answering
     if masks is None:
         return scores
     full = np.full((obs.shape[0], NUM_ACTIONS), -np.inf)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenario import make, random_positions, valid_player_counts
+from scenario import cur, make, random_positions, valid_player_counts
 
 from agents import LinearAgent, make_agent
 from agents.features import DYNAMIC, FEATURES, TableView, dynamic_features, feature_scores
 from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
-from uno_env import NUM_ACTIONS, Engine, Rules, action_id
+from uno_env import NUM_ACTIONS, Engine, Rules, action_id, action_name
 
 
 def features_of(eng, action: str) -> dict[str, float]:
@@ -198,3 +198,16 @@ def test_tuning_against_a_fixed_heuristic() -> None:
     assert rates[0] == rates[1] == 0.5 and rates[2] != 0.5
     with pytest.raises(ValueError, match="'random' draws random numbers"):
         paired_opponent("random", 10, 30, 0)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_tuned_stacks_a_draw_card_rather_than_take_the_penalty(players: int) -> None:
+    """A draw card played in answer to a pending penalty passes it on: its draw value,
+    which the weights hold back for attacks, does not count against stacking."""
+    others = [["G1", "G2", "B3"], ["Y1", "Y2", "B4"], ["G7", "Y7", "B5"], ["G8", "Y6", "B6"]]
+    hands = [["G3", "WD10", "B7", "Y1"], *others[:players - 2], ["RD4", "G6", "B1", "Y8"]]
+    eng = make(hands, top="R5", preset="no_mercy", current=players - 1)
+    eng.step_names("play RD4")
+    assert eng.phase_name() == "respond" and cur(eng) == 0
+    chosen = make_agent("tuned").act(eng.observe(), eng.legal_action_mask(), None)
+    assert action_name(int(chosen[0])).startswith("play WD10")
