@@ -11,6 +11,7 @@ and tournaments.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -83,6 +84,21 @@ def choose_actions(agent: BatchAgent, engine: Engine, games: np.ndarray,
     if act_in is not None:
         return act_in(engine, np.asarray(games), observations, masks, rng)
     return agent.act(observations, masks, rng)
+
+
+def choose_in_parts(parts: Sequence[tuple[BatchAgent, np.ndarray]], engine: Engine,
+                    games: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+                    rng: np.random.Generator) -> np.ndarray:
+    """The actions of several agents sharing one batch of decisions: each ``(agent, rows)``
+    of ``parts`` (``rows`` a bool mask over the batch) picks for its rows through
+    :func:`choose_actions`, in the order given (so the random stream is used in that
+    order)."""
+    actions = np.zeros(len(masks), np.int64)
+    for agent, rows in parts:
+        if rows.any():
+            actions[rows] = choose_actions(agent, engine, games[rows], observations[rows],
+                                           masks[rows], rng)
+    return actions
 
 
 def check_batch(observations: np.ndarray, masks: np.ndarray) -> None:

@@ -45,7 +45,7 @@ from uno_env.engine import Engine
 from uno_env.engine.state import State
 from uno_env.engine.worlds import concat_states, sample_worlds
 
-from .base import Agent, BatchAgent, check_batch, choose_actions
+from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
 
 
 class IsmctsAgent(Agent):
@@ -190,12 +190,9 @@ def play_out(sims: Engine, seat: np.ndarray, policy: BatchAgent, rng: np.random.
         if opponent is None:
             actions = choose_actions(policy, sims, live, obs, masks, rng)
         else:
-            actions = np.zeros(live.size, np.int64)
             own = sims.state.current[live] == seat[live]
-            for who, part in ((policy, own), (opponent, ~own)):
-                if part.any():
-                    actions[part] = choose_actions(who, sims, live[part], obs[part],
-                                                   masks[part], rng)
+            actions = choose_in_parts([(policy, own), (opponent, ~own)], sims, live, obs,
+                                      masks, rng)
         rewards, _, _ = sims.step(actions, games=live)
         total += rewards[rows, seat]
     return total + np.where(sims.state.done, 0.0, lead(sims.state, seat))

@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-from agents import choose_actions, make_agent
-from agents.base import BatchAgent
+from agents import make_agent
+from agents.base import BatchAgent, choose_in_parts
 from uno_env import Engine, Rules
 from uno_env.simulate import wilson_interval
 
@@ -41,13 +41,8 @@ def play_rotated(rules: Rules, lineup: list[BatchAgent], seeds: np.ndarray
         seats = engine.state.current[live]
         who = agent_of_seat[live, seats]
         obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
-        actions = np.zeros(live.size, np.int64)
-        for i, agent in enumerate(lineup):
-            rows = np.flatnonzero(who == i)
-            if rows.size:
-                actions[rows] = choose_actions(agent, engine, live[rows], obs[rows],
-                                               masks[rows], rng)
-        engine.step(actions, games=live)
+        parts = [(agent, who == i) for i, agent in enumerate(lineup)]
+        engine.step(choose_in_parts(parts, engine, live, obs, masks, rng), games=live)
     winner = engine.state.winner
     return np.where(winner >= 0, agent_of_seat[np.arange(n), np.maximum(winner, 0)], -1)
 

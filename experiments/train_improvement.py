@@ -46,8 +46,8 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 import torch  # noqa: E402
 from tqdm.auto import tqdm  # noqa: E402
 
-from agents import choose_actions, make_agent  # noqa: E402
-from agents.base import BatchAgent  # noqa: E402
+from agents import make_agent  # noqa: E402
+from agents.base import BatchAgent, choose_in_parts  # noqa: E402
 from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E402
 from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
 from uno_env import Engine, Rules  # noqa: E402
@@ -161,14 +161,11 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
             if opponent is None:
                 ours = np.ones(live.size, bool)
-                chosen = np.asarray(base.act(obs, masks, rng))
+                players = [(base, ours)]
             else:
                 ours = engine.state.current[live] == hero[live]
-                chosen = np.zeros(live.size, np.int64)
-                for who, part in ((base, ours), (opponent, ~ours)):
-                    if part.any():
-                        chosen[part] = choose_actions(who, engine, live[part], obs[part],
-                                                      masks[part], rng)
+                players = [(base, ours), (opponent, ~ours)]
+            chosen = choose_in_parts(players, engine, live, obs, masks, rng)
             choice = ours & (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
             rows = np.flatnonzero(choice & (rng.random(live.size) < cfg.record))
             rows = rows[: cfg.states - found]
@@ -183,23 +180,21 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return obs, masks, adv
 
 
-def load_data(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(observations, masks, advantages)`` of the ``data.npz`` files of earlier runs,
-    concatenated in the order given."""
-    files = [np.load(path) for path in paths]
-    return tuple(np.concatenate([f[k] for f in files])  # type: ignore[return-value]
-                 for k in ("obs", "masks", "advantages"))
-
-
-def data_settings(paths: list[str]) -> list[dict[str, Any]]:
-    """The collection settings each ``data.npz`` recorded (its file and decisions when it
-    recorded none), so that a fit's record says how all of its data was made."""
-    out = []
+def load_data(paths: list[str]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    """``(observations, masks, advantages, settings)`` of the ``data.npz`` files of earlier
+    runs, concatenated in the order given; ``settings`` holds, per file, its path, its
+    decisions and the collection settings it recorded, so that a fit's record says how all
+    of its data was made."""
+    parts, settings = [], []
     for path in paths:
         with np.load(path) as f:
-            settings = json.loads(str(f["config"])) if "config" in f else {}
-            out.append({"file": path, "decisions": len(f["advantages"]), **settings})
-    return out
+            arrays = tuple(f[k] for k in ("obs", "masks", "advantages"))
+            recorded = json.loads(str(f["config"])) if "config" in f else {}
+        parts.append(arrays)
+        settings.append({"file": path, "decisions": len(arrays[2]), **recorded})
+    obs, masks, adv = (np.concatenate(x) for x in zip(*parts, strict=True))
+    return obs, masks, adv, settings
 
 
 # --- fitting ----------------------------------------------------------------------------------
@@ -253,9 +248,9 @@ def main(argv: list[str] | None = None) -> None:
     rules = cfg.rules()
     start = time.perf_counter()
     if cfg.data:
-        obs, masks, adv = load_data(cfg.data.split(","))
+        obs, masks, adv, data = load_data(cfg.data.split(","))
     else:
-        obs, masks, adv = collect(cfg)
+        (obs, masks, adv), data = collect(cfg), []
         np.savez_compressed(out / "data.npz", obs=obs, masks=masks, advantages=adv,
                             config=json.dumps(dataclasses.asdict(cfg)))
     collected = time.perf_counter()
@@ -294,7 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     record = {"config": dataclasses.asdict(cfg),
               "command": "python experiments/train_improvement.py " + shlex.join(argv),
               "decisions": len(obs), "departures_in_data": float(departs),
-              "data": data_settings(cfg.data.split(",")) if cfg.data else [],
+              "data": data,
               "collect_seconds": round(collected - start, 1),
               "fit_seconds": round(fitted - collected, 1), "fitting": fitting,
               "margins": margins, "margin": chosen, "results": results,

@@ -167,7 +167,7 @@ def test_collected_data_from_several_runs_is_fitted_together(tmp_path) -> None:
               "--out", str(tmp_path / f"s{seed}"), *small])
         assert not (tmp_path / f"s{seed}" / "model.pt").exists()
     files = [str(tmp_path / f"s{seed}" / "data.npz") for seed in (0, 1)]
-    obs, masks, adv = load_data(files)
+    obs, masks, adv, _ = load_data(files)
     assert len(obs) == len(masks) == len(adv) == 100
     assert ((adv != 0) <= masks).all()     # advantages only on legal actions
     main(["--data", ",".join(files), "--out", str(tmp_path / "fit"), *small])
