@@ -27,6 +27,7 @@ model by its stem from ``agents/models/``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,44 +68,90 @@ def save_model(path: str | Path, net: AdvantageNet, base: str, margin: float,
                 "record": record}, path)
 
 
+def save_advisers(path: str | Path, advisers: Sequence[tuple[AdvantageNet, float]],
+                  base: str, veto: float | None, record: dict[str, Any]) -> None:
+    """Write several advantage networks (each with its margin) over one base heuristic,
+    the veto and ``record``: an :class:`ImprovedAgent` that takes advice from all of them."""
+    torch.save({"advisers": [{"state_dict": net.state_dict(), "hidden": list(net.hidden),
+                              "margin": float(margin)} for net, margin in advisers],
+                "base": base, "veto": veto, "obs_size": OBS_SIZE,
+                "num_actions": NUM_ACTIONS, "record": record}, path)
+
+
+def _load(path: Path) -> tuple[list[tuple[AdvantageNet, float]], str, float | None]:
+    """``(advisers, base, veto)`` of a file written by :func:`save_model` or
+    :func:`save_advisers`."""
+    saved = torch.load(path, map_location="cpu", weights_only=True)
+    if saved["obs_size"] != OBS_SIZE or saved["num_actions"] != NUM_ACTIONS:
+        raise ValueError(f"{path} was trained on {saved['obs_size']} observation "
+                         f"columns and {saved['num_actions']} actions; this version "
+                         f"has {OBS_SIZE} and {NUM_ACTIONS}")
+    entries = saved.get("advisers", [saved])
+    advisers = []
+    for entry in entries:
+        net = AdvantageNet(tuple(entry["hidden"]))
+        net.load_state_dict(entry["state_dict"])
+        advisers.append((net, float(entry["margin"])))
+    return advisers, saved["base"], saved.get("veto")
+
+
 class ImprovedAgent(Agent):
-    """The base heuristic's choice, unless the learned advantage of another legal action
-    exceeds ``margin`` (module doc). ``model`` is a ``.pt`` file or a shipped stem, or an
-    :class:`AdvantageNet` with ``base`` and ``margin`` given."""
+    """The base heuristic's choice, unless a learned advantage of another legal action
+    exceeds the margin (module doc).
+
+    ``model`` is a ``.pt`` file or a shipped stem, an :class:`AdvantageNet` (with
+    ``margin`` given), or a list of ``(AdvantageNet, margin)`` *advisers*. With several
+    advisers (networks fitted against different opponents), an action is played when
+    some adviser rates it above the base choice by more than its margin and, if
+    ``veto`` is set, no adviser rates it below the base choice by more than ``veto``:
+    a departure must pay against one opponent without costing against another. Among
+    such actions the one furthest above its adviser's margin is played.
+    """
 
     name = "improved"
     uses_rng = False
 
-    def __init__(self, model: str | Path | AdvantageNet, base: str | BatchAgent | None = None,
-                 margin: float | None = None, label: str | None = None) -> None:
+    def __init__(self, model: str | Path | AdvantageNet | Sequence[tuple[AdvantageNet, float]],
+                 base: str | BatchAgent | None = None, margin: float | None = None,
+                 label: str | None = None, veto: float | None = None) -> None:
         from . import make_agent
 
+        stored_base, stored_veto = "tuned", None
         if isinstance(model, AdvantageNet):
-            net, stored_base, stored_margin = model, "tuned", 0.0
+            advisers = [(model, 0.0 if margin is None else float(margin))]
             label = label or "improved"
-        else:
+        elif isinstance(model, (str, Path)):
             path = resolve_model_path(str(model), ".pt", "advantage model")
-            saved = torch.load(path, map_location="cpu", weights_only=True)
-            if saved["obs_size"] != OBS_SIZE or saved["num_actions"] != NUM_ACTIONS:
-                raise ValueError(f"{path} was trained on {saved['obs_size']} observation "
-                                 f"columns and {saved['num_actions']} actions; this version "
-                                 f"has {OBS_SIZE} and {NUM_ACTIONS}")
-            net = AdvantageNet(tuple(saved["hidden"]))
-            net.load_state_dict(saved["state_dict"])
-            stored_base, stored_margin = saved["base"], saved["margin"]
+            advisers, stored_base, stored_veto = _load(path)
+            if margin is not None:
+                advisers = [(net, float(margin)) for net, _ in advisers]
             label = label or f"improved:{path.stem}"
-        self.net = net.eval()
+        else:
+            advisers = [(net, float(m)) for net, m in model]
+            label = label or "improved"
+        if not advisers:
+            raise ValueError("an improved agent needs at least one advantage network")
+        self.nets = [net.eval() for net, _ in advisers]
+        self.margins = [m for _, m in advisers]
+        self.veto = stored_veto if veto is None else float(veto)
         self.base = make_agent(base if base is not None else stored_base)
-        self.margin = float(stored_margin if margin is None else margin)
         self.name = label
 
-    def __repr__(self) -> str:
-        return f"ImprovedAgent({self.name!r}, base={self.base!r}, margin={self.margin})"
+    @property
+    def margin(self) -> float:
+        """The margin of the first (with one network, the only) adviser."""
+        return self.margins[0]
 
-    def advantages(self, observations: np.ndarray) -> np.ndarray:
-        """``float32[B, A]``: the estimated advantage of every action (legal or not)."""
+    def __repr__(self) -> str:
+        return (f"ImprovedAgent({self.name!r}, base={self.base!r}, margins={self.margins}, "
+                f"veto={self.veto})")
+
+    def advantages(self, observations: np.ndarray, adviser: int = 0) -> np.ndarray:
+        """``float32[B, A]``: one adviser's estimated advantage of every action (legal
+        or not)."""
         with torch.no_grad():
-            out = self.net(torch.as_tensor(np.ascontiguousarray(observations, np.float32)))
+            out = self.nets[adviser](torch.as_tensor(np.ascontiguousarray(observations,
+                                                                          np.float32)))
         return out.numpy()
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
@@ -113,9 +160,15 @@ class ImprovedAgent(Agent):
         base = np.asarray(self.base.act(observations, masks, rng))
         if not len(masks):
             return base
-        adv = np.where(masks, self.advantages(observations), -np.inf)
-        best = adv.argmax(axis=1)
         rows = np.arange(len(masks))
-        with np.errstate(invalid="ignore"):   # a row without legal actions: -inf - -inf
-            better = adv[rows, best] - adv[rows, base] > self.margin
-        return np.where(better, best, base)
+        above = np.full(masks.shape, -np.inf, np.float32)   # best excess over a margin
+        vetoed = np.zeros(masks.shape, bool)
+        for k, margin in enumerate(self.margins):
+            adv = self.advantages(observations, k)
+            gain = adv - adv[rows, base][:, None]
+            above = np.maximum(above, gain - margin)
+            if self.veto is not None:
+                vetoed |= gain < -self.veto
+        above = np.where(masks & ~vetoed, above, -np.inf)
+        best = above.argmax(axis=1)
+        return np.where(above[rows, best] > 0, best, base)

@@ -19,9 +19,12 @@ fresh ones. A run writes to ``--out``:
 
 Every comparison is head-to-head on duplicate deals (the agent in one seat, the
 opponent in the others, each deal replayed with the agent in every seat); the
-margin is chosen on ``--select-deals`` deals of seed ``seed + 1``, and the agent
-with that margin is then measured on ``--eval-deals`` fresh deals of seed
-``seed + 2``, so the reported numbers are not the ones the choice was made on.
+margin is chosen on ``--select-deals`` deals of seed ``seed + 1`` (against the base,
+or ``--select-opponent``), and the agent with that margin is then measured on
+``--eval-deals`` fresh deals of seed ``seed + 2``, so the reported numbers are not
+the ones the choice was made on. Against every opponent but the base, the base
+plays the same deals too, and the record gives the difference paired by deal
+with its interval: "beats X by more than the base does" needs it above 0.
 Torch runs one thread.
 """
 
@@ -54,7 +57,7 @@ from uno_env import Engine, Rules  # noqa: E402
 from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import head_to_head, parse_dataclass  # noqa: E402
+from train_ppo import deal_wins, head_to_head, mean_interval, parse_dataclass, win_rate  # noqa: E402
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -73,12 +76,16 @@ class Config:
     record: float = 0.25           # chance that a decision with a choice is recorded
     search_budget: int = 0         # 0: one play-out per action in the true game; B: the
     #                                search agent's estimate from B playouts in sampled worlds
+    search_horizon: int = 10       # the search's playout length in decisions (0: to the end)
+    drew_on_weight: float = 1.0    # the search's worlds: below 1, a player who drew on a
+    #                                color is dealt it (and wilds) that many times less often
     hidden: str = "256,256"
     epochs: int = 8
     batch_size: int = 1024
     learning_rate: float = 1e-3
     margins: str = "0,0.02,0.05,0.1,0.2"
     select_deals: int = 2000
+    select_opponent: str = ""      # whom the margin is chosen against ("": the base)
     eval_deals: int = 5000
     eval_opponents: str = "tuned,random_play"
     seed: int = 0
@@ -145,7 +152,8 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     opponent = make_agent(cfg.opponent) if cfg.opponent else None
     label = partial(advantages, opponent=opponent)
     if cfg.search_budget:
-        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base, opponent=cfg.opponent)
+        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base, opponent=cfg.opponent,
+                             horizon=cfg.search_horizon, drew_on_weight=cfg.drew_on_weight)
         label = partial(searched_advantages, search)
     hero = np.arange(cfg.games) % cfg.players       # the base's seat when it plays an opponent
     rng = np.random.default_rng(cfg.seed)
@@ -266,26 +274,32 @@ def main(argv: list[str] | None = None) -> None:
     print(f"fitted in {fitted - collected:.0f} s: held-out loss {last['held_loss']:.4f} "
           f"(always 0: {fitting['held_out_loss_of_zero']:.4f})")
     base = make_agent(cfg.base)
+    rival = cfg.select_opponent or cfg.base
     margins = []
     for margin in (float(m) for m in cfg.margins.split(",")):
         agent = ImprovedAgent(net, base=base, margin=margin)
-        r = head_to_head(agent, base, rules, cfg.select_deals, seed=cfg.seed + 1)
+        r = head_to_head(agent, make_agent(rival), rules, cfg.select_deals, seed=cfg.seed + 1)
         margins.append({"margin": margin, **r})
         print(f"margin {margin}: {r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] against "
-              f"{cfg.base} over {r['games']:,} games (selection deals)")
+              f"{rival} over {r['games']:,} games (selection deals)")
     chosen = max(margins, key=lambda r: r["win_rate"])["margin"]
     agent = ImprovedAgent(net, base=base, margin=chosen)
     results = []
     for name in cfg.eval_opponents.split(","):
-        r = head_to_head(agent, make_agent(name), rules, cfg.eval_deals, seed=cfg.seed + 2)
-        results.append({"opponent": name, **r})
+        wins = deal_wins(agent, make_agent(name), rules, cfg.eval_deals, seed=cfg.seed + 2)
+        results.append({"opponent": name, **win_rate(wins, rules.num_players)})
+        r = results[-1]
         print(f"margin {chosen} against {name}: {r['win_rate']:.1%} [{r['low']:.1%}, "
               f"{r['high']:.1%}] over {r['games']:,} games (fresh deals)")
         if name != cfg.base:      # the base on the same deals, to compare with
-            b = head_to_head(base, make_agent(name), rules, cfg.eval_deals, seed=cfg.seed + 2)
-            results[-1]["base"] = b
+            base_wins = deal_wins(base, make_agent(name), rules, cfg.eval_deals,
+                                  seed=cfg.seed + 2)
+            b = win_rate(base_wins, rules.num_players)
+            d = mean_interval(wins - base_wins)
+            r["base"], r["difference"] = b, d
             print(f"{cfg.base} against {name} on the same deals: {b['win_rate']:.1%} "
-                  f"[{b['low']:.1%}, {b['high']:.1%}]")
+                  f"[{b['low']:.1%}, {b['high']:.1%}]; the difference, paired by deal: "
+                  f"{d['mean']:+.2%} [{d['low']:+.2%}, {d['high']:+.2%}]")
     record = {"config": dataclasses.asdict(cfg),
               "command": "python experiments/train_improvement.py " + shlex.join(argv),
               "decisions": len(obs), "departures_in_data": float(departs),

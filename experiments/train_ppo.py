@@ -355,15 +355,11 @@ class ProgressCallback(BaseCallback):
 
 # --- evaluation -------------------------------------------------------------------------------
 
-def head_to_head(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
-                 batch: int = 2048) -> dict[str, float]:
-    """``agent`` in one seat, ``opponent`` in all others, on ``deals`` duplicate deals.
-
-    Every deal is played once with ``agent`` in each seat (seats rotated, the same
-    cards), so luck of the deal cancels. The win rate's 95% interval is a normal
-    interval over deals (the rotations of one deal are not independent). Games cut
-    by ``max_turns`` count as lost.
-    """
+def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
+              batch: int = 2048) -> np.ndarray:
+    """``float[deals]``: ``agent``'s share of wins on each of ``deals`` duplicate deals, with
+    ``opponent`` in all other seats (each deal played once with ``agent`` in each seat, the
+    same cards). Games cut by ``max_turns`` count as lost."""
     p = rules.num_players
     wins = np.zeros(deals)
     for lo in range(0, deals, max(1, batch // p)):
@@ -378,10 +374,32 @@ def head_to_head(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int 
             core.step(actions)
         won = core.engine.state.winner == core.seats
         wins[lo:hi] = won.reshape(-1, p).mean(axis=1)
-    mean = float(wins.mean())
-    half = 1.96 * float(wins.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("nan")
-    return {"win_rate": mean, "low": float(mean - half), "high": float(mean + half),
-            "deals": deals, "games": deals * p}
+    return wins
+
+
+def mean_interval(values: np.ndarray) -> dict[str, float]:
+    """The mean of per-deal ``values`` with its 95% normal interval over deals."""
+    mean = float(values.mean())
+    n = len(values)
+    half = 1.96 * float(values.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+    return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
+def head_to_head(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
+                 batch: int = 2048) -> dict[str, float]:
+    """``agent`` in one seat, ``opponent`` in all others, on ``deals`` duplicate deals
+    (:func:`deal_wins`): seats rotated on the same cards, so luck of the deal cancels. The
+    win rate's 95% interval is a normal interval over deals (the rotations of one deal are
+    not independent)."""
+    return win_rate(deal_wins(agent, opponent, rules, deals, seed, batch), rules.num_players)
+
+
+def win_rate(wins: np.ndarray, players: int) -> dict[str, float]:
+    """What :func:`head_to_head` reports from per-deal wins: the win rate, its interval,
+    the deals and the games."""
+    r = mean_interval(wins)
+    return {"win_rate": r["mean"], "low": r["low"], "high": r["high"], "deals": len(wins),
+            "games": len(wins) * players}
 
 
 # --- training ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch")
 from scenario import make  # noqa: E402
 
 from agents import make_agent  # noqa: E402
-from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E402
+from agents.improved import AdvantageNet, ImprovedAgent, save_advisers, save_model  # noqa: E402
 from uno_env import PRESETS, Engine, Rules, action_id  # noqa: E402
 
 pytestmark = pytest.mark.train
@@ -88,6 +88,47 @@ def test_a_saved_model_loads_by_name_and_a_wrong_one_is_refused(tmp_path) -> Non
                                .advantages(obs), rtol=1e-6)
     with pytest.raises(ValueError, match="no advantage model at"):
         make_agent("improved:nowhere")
+
+
+def rating(action: str, value: float) -> AdvantageNet:
+    """A network that rates one action ``value`` above all others, everywhere."""
+    net = zero_net()
+    with torch.no_grad():
+        net.net[-1].bias[action_id(action)] = value
+    return net
+
+
+def test_with_several_advisers_any_may_propose_and_with_a_veto_any_may_forbid() -> None:
+    obs, masks = positions("official", 2)
+    draw = action_id("draw")
+    tuned = make_agent("tuned").act(obs, masks, np.random.default_rng(0))
+    can_draw = masks[:, draw] & (tuned != draw)
+    assert can_draw.any()
+    keen, against = rating("draw", 0.3), rating("draw", -0.2)
+    # the second adviser has nothing to propose: the first one's advice is played
+    both = ImprovedAgent([(zero_net(), 0.1), (keen, 0.1)], base="tuned").act(obs, masks, None)
+    assert (both[can_draw] == draw).all()
+    # an adviser that rates drawing below the base choice forbids it only under a veto
+    free = ImprovedAgent([(keen, 0.1), (against, 0.1)], base="tuned").act(obs, masks, None)
+    assert (free[can_draw] == draw).all()
+    vetoed = ImprovedAgent([(keen, 0.1), (against, 0.1)], base="tuned", veto=0.1)
+    np.testing.assert_array_equal(vetoed.act(obs, masks, None), tuned)
+    lenient = ImprovedAgent([(keen, 0.1), (against, 0.1)], base="tuned", veto=0.25)
+    assert (lenient.act(obs, masks, None)[can_draw] == draw).all()
+
+
+def test_saved_advisers_load_with_their_margins_and_veto(tmp_path) -> None:
+    torch.manual_seed(2)
+    nets = [AdvantageNet((16,)), AdvantageNet((8, 8))]
+    path = tmp_path / "pair.pt"
+    save_advisers(path, [(nets[0], 0.1), (nets[1], 0.05)], "tuned", 0.02, {"command": "t"})
+    agent = make_agent(f"improved:{path}")
+    assert agent.margins == [0.1, 0.05] and agent.veto == 0.02 and agent.name == "improved:pair"
+    obs, masks = positions("official", 2, games=32, steps=5)
+    direct = ImprovedAgent(list(zip(nets, (0.1, 0.05), strict=True)), veto=0.02)
+    np.testing.assert_array_equal(agent.act(obs, masks, None), direct.act(obs, masks, None))
+    with pytest.raises(ValueError, match="at least one"):
+        ImprovedAgent([])
 
 
 def test_advantages_are_outcome_differences_against_the_base_choice() -> None:
