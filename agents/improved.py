@@ -78,7 +78,7 @@ def save_advisers(path: str | Path, advisers: Sequence[tuple[AdvantageNet, float
                 "num_actions": NUM_ACTIONS, "record": record}, path)
 
 
-def _load(path: Path) -> tuple[list[tuple[AdvantageNet, float]], str, float | None]:
+def load_advisers(path: Path) -> tuple[list[tuple[AdvantageNet, float]], str, float | None]:
     """``(advisers, base, veto)`` of a file written by :func:`save_model` or
     :func:`save_advisers`."""
     saved = torch.load(path, map_location="cpu", weights_only=True)
@@ -122,7 +122,7 @@ class ImprovedAgent(Agent):
             label = label or "improved"
         elif isinstance(model, (str, Path)):
             path = resolve_model_path(str(model), ".pt", "advantage model")
-            advisers, stored_base, stored_veto = _load(path)
+            advisers, stored_base, stored_veto = load_advisers(path)
             if margin is not None:
                 advisers = [(net, float(margin)) for net, _ in advisers]
             label = label or f"improved:{path.stem}"

@@ -195,7 +195,33 @@ def test_train_improvement_runs_end_to_end(tmp_path) -> None:
     by_opponent = {r["opponent"]: r for r in record["results"]}
     assert "base" not in by_opponent["tuned"]
     assert by_opponent["random_play"]["base"]["games"] == by_opponent["random_play"]["games"]
+    diff = by_opponent["random_play"]["difference"]
+    assert diff["mean"] == pytest.approx(by_opponent["random_play"]["win_rate"]
+                                         - by_opponent["random_play"]["base"]["win_rate"])
+    assert diff["low"] <= diff["mean"] <= diff["high"]
     assert make_agent(f"improved:{out / 'model.pt'}").margin == record["margin"]
+
+
+def test_combine_advisers_runs_end_to_end(tmp_path) -> None:
+    torch.manual_seed(3)
+    paths = []
+    for name, margin in (("a", 0.1), ("b", 0.05)):
+        paths.append(tmp_path / f"{name}.pt")
+        save_model(paths[-1], AdvantageNet((8,)), "tuned", margin, {"command": "test"})
+    out = tmp_path / "both"
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(repo / "experiments" / "combine_advisers.py"),
+         "--models", ",".join(map(str, paths)), "--vetoes", "none,0.05",
+         "--select-deals", "3", "--eval-deals", "3", "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    record = json.loads((out / "record.json").read_text())
+    assert [t["veto"] for t in record["vetoes"]] == [None, 0.05]
+    assert set(record["results"]) == {"tuned", "random_play"}
+    agent = make_agent(f"improved:{out / 'model.pt'}")
+    assert agent.margins == [0.1, 0.05] and agent.veto == record["veto"]
 
 
 def test_collected_data_from_several_runs_is_fitted_together(tmp_path) -> None:

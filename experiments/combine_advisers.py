@@ -1,0 +1,131 @@
+"""Combine advantage networks fitted against different opponents into one agent.
+
+    python experiments/combine_advisers.py --models a/model.pt,b/model.pt --out runs/combined
+
+Each model comes from ``experiments/train_improvement.py`` and knows where to depart
+from the base heuristic against the opponent its search modelled (``tuned`` itself,
+``random_play``, ...). Alone, each one's departures can cost against the other
+opponents. Combined (:class:`agents.improved.ImprovedAgent` with several advisers), an
+action is played when one adviser rates it above the base's choice by more than that
+adviser's margin, and, under a *veto* ``v``, when no adviser rates it below the base's
+choice by more than ``v``.
+
+Read top to bottom: the settings; each model keeps the margin its own fit chose; the
+veto is chosen among ``--vetoes`` on ``--select-deals`` deals of seed ``seed + 1``,
+for the largest *worst* gain over the base across ``--opponents`` (the gain against an
+opponent: the agent's win rate less the base's on the same deals); the chosen agent
+is then measured on ``--eval-deals`` fresh deals of seed ``seed + 2``, with the
+difference to the base paired by deal and its 95% interval. A run writes to
+``--out`` ``model.pt`` (``agents.make_agent("improved:<out>/model.pt")``) and
+``record.json`` (the settings, the exact command, every veto tried and the results).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO))
+
+import torch  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.improved import ImprovedAgent, load_advisers, save_advisers  # noqa: E402
+from uno_env import Rules  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_ppo import deal_wins, mean_interval, parse_dataclass, win_rate  # noqa: E402
+
+
+@dataclass
+class Config:
+    """Every setting of a run; each field is a CLI flag (``select_deals`` -> ``--select-deals``)."""
+
+    models: str = ""               # comma-separated model.pt files, one adviser each
+    preset: str = "official"
+    players: int = 2
+    opponents: str = "tuned,random_play"
+    vetoes: str = "none,0.1,0.05,0.02,0"   # "none": no veto
+    select_deals: int = 4000
+    eval_deals: int = 10000
+    seed: int = 0
+    out: str = "runs/combined"
+
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset, num_players=self.players)
+
+
+def parse_config(argv: list[str] | None = None) -> Config:
+    """A Config from command-line flags, one per field, defaults from the dataclass."""
+    return parse_dataclass(Config, __doc__.split("\n\n")[0], argv)
+
+
+def gains(agent: ImprovedAgent, cfg: Config, deals: int, seed: int) -> dict[str, Any]:
+    """Per opponent: the agent's win rate, the base's on the same deals, and the
+    difference paired by deal (with 95% intervals)."""
+    rules = cfg.rules()
+    out = {}
+    for name in cfg.opponents.split(","):
+        wins = deal_wins(agent, make_agent(name), rules, deals, seed)
+        base = deal_wins(agent.base, make_agent(name), rules, deals, seed)
+        out[name] = {"agent": win_rate(wins, rules.num_players),
+                     "base": win_rate(base, rules.num_players),
+                     "difference": mean_interval(wins - base)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    cfg = parse_config(argv)
+    if not cfg.models:
+        raise SystemExit("--models: give the model.pt files to combine, comma-separated")
+    torch.set_num_threads(1)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    advisers, bases = [], set()
+    for path in cfg.models.split(","):
+        nets, base, _ = load_advisers(Path(path))
+        advisers += nets
+        bases.add(base)
+    if len(bases) != 1:
+        raise SystemExit(f"the models improve different heuristics ({sorted(bases)}); "
+                         f"combine models of one base")
+    base = bases.pop()
+    tried = []
+    for text in cfg.vetoes.split(","):
+        veto = None if text == "none" else float(text)
+        agent = ImprovedAgent(advisers, base=base, veto=veto)
+        result = gains(agent, cfg, cfg.select_deals, cfg.seed + 1)
+        worst = min(r["difference"]["mean"] for r in result.values())
+        tried.append({"veto": veto, "worst_gain": worst, "results": result})
+        print(f"veto {text}: " + ", ".join(
+            f"{name} {r['agent']['win_rate']:.1%} (base {r['base']['win_rate']:.1%})"
+            for name, r in result.items()) + " on the selection deals")
+    chosen = max(tried, key=lambda t: t["worst_gain"])["veto"]
+    agent = ImprovedAgent(advisers, base=base, veto=chosen)
+    final = gains(agent, cfg, cfg.eval_deals, cfg.seed + 2)
+    for name, r in final.items():
+        a, b, d = r["agent"], r["base"], r["difference"]
+        print(f"veto {chosen} against {name}: {a['win_rate']:.1%} [{a['low']:.1%}, "
+              f"{a['high']:.1%}], {base} {b['win_rate']:.1%} on the same deals; difference "
+              f"{d['mean']:+.2%} [{d['low']:+.2%}, {d['high']:+.2%}] over {cfg.eval_deals:,} "
+              f"deals (fresh)")
+    record = {"config": dataclasses.asdict(cfg),
+              "command": "python experiments/combine_advisers.py " + shlex.join(argv),
+              "margins": [m for _, m in advisers], "vetoes": tried, "veto": chosen,
+              "results": final, "torch": torch.__version__}
+    save_advisers(out / "model.pt", advisers, base, chosen,
+                  {k: record[k] for k in ("command", "margins", "veto")})
+    (out / "record.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {out / 'model.pt'} and {out / 'record.json'}")
+
+
+if __name__ == "__main__":
+    main()
