@@ -202,6 +202,24 @@ def test_train_improvement_runs_end_to_end(tmp_path) -> None:
     assert make_agent(f"improved:{out / 'model.pt'}").margin == record["margin"]
 
 
+def test_departure_check_runs_end_to_end(tmp_path) -> None:
+    out = tmp_path / "check.json"
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(repo / "experiments" / "departure_check.py"), "--states", "30",
+         "--search-budget", "32", "--true-playouts", "2", "--games", "32",
+         "--confidences", "0,2", "--no-progress", "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = json.loads(out.read_text())["summary"]
+    overall = [r for r in table if r["phase"] == "all"]
+    assert [r["confidence"] for r in overall] == [0.0, 2.0]
+    assert all(r["decisions"] == 30 and r["low"] <= r["mean"] <= r["high"] for r in overall)
+    # a stricter confidence departs no more often
+    assert overall[1]["departs"] <= overall[0]["departs"]
+
+
 def test_combine_advisers_runs_end_to_end(tmp_path) -> None:
     torch.manual_seed(3)
     paths = []

@@ -1,0 +1,185 @@
+"""Do the search agent's departures from a heuristic pay in the true game?
+
+    python experiments/departure_check.py --opponent random_play --search-horizon 0 \\
+        --drew-on-weight 0.02 --states 3000 --seed 2
+
+Before collecting search labels for ``experiments/train_improvement.py`` (minutes of
+search per thousand decisions), check that the search's model of the game is right
+for the opponent: the base heuristic (``tuned``) plays the opponent; at sampled
+decisions of the base with a choice, the search agent values every legal action in
+worlds sampled from the public game (as it does when it labels data) and, for each
+confidence ``c`` of ``--confidences``, picks the action whose gain over the base's
+choice, less ``c`` standard errors, is largest and positive (the base's choice if
+none is). Each pick and the base's choice are then played out ``--true-playouts``
+times in copies of the *true* game (the real hands and draw pile, the base in the
+searcher's seat and the opponent in the others), so the mean difference is an
+unbiased estimate of what the departures are worth against that opponent, per
+decision, in units of a game's reward (+1 a win, -1 a loss heads-up).
+
+A search whose worlds or playouts mis-model the opponent departs where it should not
+and the gain comes out negative; only a configuration with a positive gain is worth
+distilling. Prints a table per confidence (and per phase of play) and writes
+``--out`` (JSON).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO))
+
+from tqdm.auto import tqdm  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.base import BatchAgent, choose_in_parts  # noqa: E402
+from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
+from uno_env import Engine, Rules  # noqa: E402
+from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
+from uno_env.engine.state import PHASE_NAMES  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_ppo import mean_interval, parse_dataclass  # noqa: E402
+
+
+@dataclass
+class Config:
+    """Every setting of a run; each field is a CLI flag (``states`` -> ``--states``)."""
+
+    preset: str = "official"
+    players: int = 2
+    base: str = "tuned"
+    opponent: str = "random_play"
+    search_budget: int = 512
+    search_horizon: int = 10
+    drew_on_weight: float = 1.0
+    confidences: str = "0,1,2,3"
+    states: int = 2000
+    true_playouts: int = 32
+    games: int = 256
+    record: float = 0.25
+    seed: int = 0
+    out: str = "runs/departure_check.json"
+    progress: bool = True
+
+
+def true_values(engine: Engine, games: np.ndarray, actions: np.ndarray, base: BatchAgent,
+                opponent: BatchAgent, rng: np.random.Generator, playouts: int) -> np.ndarray:
+    """``float[len(games)]``: the mean outcome of ``actions[i]`` for the player to move in
+    game ``games[i]``, over ``playouts`` play-outs in copies of the true game."""
+    copies = np.repeat(games, playouts)
+    seat = engine.state.current[copies]
+    sims = Engine(engine.rules, copies.size, 0, engine.backend)
+    sims.state = engine.state.take(copies)
+    rewards, _, _ = sims.step(np.repeat(actions, playouts))
+    value = rewards[np.arange(copies.size), seat] + play_out(sims, seat, base, rng,
+                                                             opponent=opponent)
+    return value.reshape(len(games), playouts).mean(axis=1)
+
+
+def picks(value: np.ndarray, default: int, confidences: list[float]) -> list[int]:
+    """Per confidence, the row of ``value[actions, worlds]`` the search plays (the rule of
+    ``IsmctsAgent``): the largest gain over row ``default`` less that many standard
+    errors, if positive; else ``default``."""
+    gain = value - value[default]
+    spread = gain.std(axis=1, ddof=1) / np.sqrt(value.shape[1])
+    out = []
+    for c in confidences:
+        bound = gain.mean(axis=1) - c * spread
+        bound[default] = 0.0
+        out.append(int(bound.argmax()) if bound.max() > 0 else default)
+    return out
+
+
+def check(cfg: Config) -> list[dict]:
+    """Per sampled decision: its phase, the base's choice, the search's pick per confidence
+    and the true value of each."""
+    rules = Rules.preset(cfg.preset, num_players=cfg.players)
+    base, opponent = make_agent(cfg.base), make_agent(cfg.opponent)
+    search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base, horizon=cfg.search_horizon,
+                         opponent=cfg.opponent, drew_on_weight=cfg.drew_on_weight)
+    confidences = [float(c) for c in cfg.confidences.split(",")]
+    rng = np.random.default_rng(cfg.seed)
+    hero = np.arange(cfg.games) % cfg.players
+    rows_out: list[dict] = []
+    batch = 0
+    bar = tqdm(total=cfg.states, unit="decision", disable=not cfg.progress)
+    while len(rows_out) < cfg.states:
+        engine = Engine(rules, cfg.games, cfg.seed * 1_000_003 + batch * cfg.games
+                        + np.arange(cfg.games))
+        batch += 1
+        while not engine.state.done.all() and len(rows_out) < cfg.states:
+            live = np.flatnonzero(~engine.state.done)
+            obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
+            ours = engine.state.current[live] == hero[live]
+            chosen = choose_in_parts([(base, ours), (opponent, ~ours)], engine, live, obs,
+                                     masks, rng)
+            choice = ours & (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
+            rows = np.flatnonzero(choice & (rng.random(live.size) < cfg.record))
+            rows = rows[: cfg.states - len(rows_out)]
+            if rows.size:
+                games = live[rows]
+                found = []
+                for i, value in enumerate(search.action_values(engine, games, masks[rows], rng)):
+                    legal = np.flatnonzero(masks[rows[i]])
+                    default = int(np.searchsorted(legal, chosen[rows[i]]))
+                    found.append({"phase": PHASE_NAMES[engine.state.phase[games[i]]],
+                                  "base": int(legal[default]),
+                                  "picks": [int(legal[r]) for r in
+                                            picks(value, default, confidences)]})
+                todo = [(i, a) for i, f in enumerate(found)
+                        for a in sorted({f["base"], *f["picks"]})]
+                values = true_values(engine, games[[i for i, _ in todo]],
+                                     np.array([a for _, a in todo]), base, opponent, rng,
+                                     cfg.true_playouts)
+                for (i, a), v in zip(todo, values, strict=True):
+                    found[i].setdefault("true", {})[str(a)] = float(v)
+                rows_out += found
+                bar.update(len(found))
+            engine.step(chosen, games=live)
+    bar.close()
+    return rows_out
+
+
+def summary(cfg: Config, decisions: list[dict]) -> list[dict]:
+    """Per confidence and phase ("all" included): the share of decisions where the search
+    departs and the mean true gain per decision with its 95% interval."""
+    out = []
+    for k, c in enumerate(float(c) for c in cfg.confidences.split(",")):
+        gain = np.array([d["true"][str(d["picks"][k])] - d["true"][str(d["base"])]
+                         for d in decisions])
+        departs = np.array([d["picks"][k] != d["base"] for d in decisions])
+        phase = np.array([d["phase"] for d in decisions])
+        for name in ["all", *sorted(set(phase))]:
+            sel = np.ones(len(gain), bool) if name == "all" else phase == name
+            if sel.sum() < 2:
+                continue
+            out.append({"confidence": c, "phase": name, "decisions": int(sel.sum()),
+                        "departs": float(departs[sel].mean()), **mean_interval(gain[sel])})
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    cfg = parse_dataclass(Config, __doc__.split("\n\n")[0], argv)
+    decisions = check(cfg)
+    table = summary(cfg, decisions)
+    print(f"{'confidence':>10} {'phase':>12} {'decisions':>9} {'departs':>8}  "
+          f"true gain per decision")
+    for r in table:
+        print(f"{r['confidence']:>10g} {r['phase']:>12} {r['decisions']:>9,} {r['departs']:>8.1%}"
+              f"  {r['mean']:+.4f} [{r['low']:+.4f}, {r['high']:+.4f}]")
+    Path(cfg.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(cfg.out).write_text(json.dumps({"config": dataclasses.asdict(cfg), "summary": table},
+                                        indent=2) + "\n")
+    print(f"wrote {cfg.out}")
+
+
+if __name__ == "__main__":
+    main()
