@@ -11,10 +11,10 @@ adviser's margin, and, under a *veto* ``v``, when no adviser rates it below the 
 choice by more than ``v``.
 
 Read top to bottom: the settings; each model keeps the margin its own fit chose; the
-veto is chosen among ``--vetoes`` on ``--select-deals`` deals of seed ``seed + 1``,
+veto is chosen among ``--vetoes`` on ``--select-deals`` deals (deal seeds ``seed + 1`` on),
 for the largest *worst* gain over the base across ``--opponents`` (the gain against an
 opponent: the agent's win rate less the base's on the same deals); the chosen agent
-is then measured on ``--eval-deals`` fresh deals of seed ``seed + 2``, with the
+is then measured on the ``--eval-deals`` deals that follow them (fresh ones), with the
 difference to the base paired by deal and its 95% interval. A run writes to
 ``--out`` ``model.pt`` (``agents.make_agent("improved:<out>/model.pt")``) and
 ``record.json`` (the settings, the exact command, every veto tried and the results).
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
             for name, r in result.items()) + " on the selection deals")
     chosen = max(tried, key=lambda t: t["worst_gain"])["veto"]
     agent = ImprovedAgent(advisers, base=base, veto=chosen)
-    final = gains(agent, cfg, cfg.eval_deals, cfg.seed + 2)
+    final = gains(agent, cfg, cfg.eval_deals, cfg.seed + 1 + cfg.select_deals)
     for name, r in final.items():
         a, b, d = r["agent"], r["base"], r["difference"]
         print(f"veto {chosen} against {name}: {a['win_rate']:.1%} [{a['low']:.1%}, "

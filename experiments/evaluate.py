@@ -6,7 +6,10 @@
 Each agent plays one seat against copies of each opponent in all the other seats.
 Every deal is played once with the agent in each seat (seats rotated, the same
 cards), so the luck of the deal cancels out; the 95% interval is taken over deals.
-Prints a table and writes ``--out`` (JSON) when given.
+With ``--baseline NAME`` that agent plays the same deals against each opponent too,
+and every agent's win rate comes with its difference to the baseline's, paired by
+deal, and the difference's 95% interval ("beats X by more than the baseline does"
+needs it above 0). Prints a table and writes ``--out`` (JSON) when given.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_ppo import head_to_head  # noqa: E402
+from train_ppo import deal_wins, mean_interval, win_rate  # noqa: E402
 
 from agents import make_agent  # noqa: E402
 from uno_env import Rules  # noqa: E402
@@ -33,7 +36,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--preset", default="official")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=10_000,
+                        help="the first deal's seed: the deals are seed .. seed + deals - 1")
+    parser.add_argument("--baseline", default=None,
+                        help="an agent whose wins on the same deals each agent is compared to")
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     try:  # trained agents: one torch thread per process (much faster on a busy CPU)
@@ -43,14 +49,25 @@ def main(argv: list[str] | None = None) -> None:
     except ImportError:  # pragma: no cover - heuristics only
         pass
     rules = Rules.preset(args.preset, num_players=args.players)
+    baseline = {opponent: deal_wins(make_agent(args.baseline), make_agent(opponent), rules,
+                                    args.deals, args.seed)
+                for opponent in args.opponents.split(",")} if args.baseline else {}
     rows = []
     for spec in args.agents.split(","):
         for opponent in args.opponents.split(","):
-            r = head_to_head(make_agent(spec), make_agent(opponent), rules, args.deals, args.seed)
+            wins = deal_wins(make_agent(spec), make_agent(opponent), rules, args.deals, args.seed)
+            r = win_rate(wins, args.players)
             rows.append({"agent": spec, "opponent": opponent, **r})
-            print(f"{spec:>24} vs {opponent:<12} {r['win_rate']:6.1%} "
-                  f"[{r['low']:.1%}, {r['high']:.1%}]  {r['deals']} deals, {r['games']} games",
-                  flush=True)
+            line = (f"{spec:>24} vs {opponent:<12} {r['win_rate']:6.1%} "
+                    f"[{r['low']:.1%}, {r['high']:.1%}]  {r['deals']} deals, {r['games']} games")
+            if opponent in baseline:
+                b = win_rate(baseline[opponent], args.players)
+                d = mean_interval(wins - baseline[opponent])
+                rows[-1].update(baseline=args.baseline, baseline_win_rate=b["win_rate"],
+                                difference=d)
+                line += (f"; {args.baseline} {b['win_rate']:.1%}, difference {d['mean']:+.2%} "
+                         f"[{d['low']:+.2%}, {d['high']:+.2%}]")
+            print(line, flush=True)
     if args.out:
         record = {"command": "python experiments/evaluate.py " + shlex.join(argv),
                   "preset": args.preset, "players": args.players, "results": rows}

@@ -19,12 +19,13 @@ fresh ones. A run writes to ``--out``:
 
 Every comparison is head-to-head on duplicate deals (the agent in one seat, the
 opponent in the others, each deal replayed with the agent in every seat); the
-margin is chosen on ``--select-deals`` deals of seed ``seed + 1`` (against the base,
-or ``--select-opponent``), and the agent with that margin is then measured on
-``--eval-deals`` fresh deals of seed ``seed + 2``, so the reported numbers are not
-the ones the choice was made on. Against every opponent but the base, the base
-plays the same deals too, and the record gives the difference paired by deal
-with its interval: "beats X by more than the base does" needs it above 0.
+margin is chosen on ``--select-deals`` deals (deal seeds ``seed + 1`` onwards; against
+the base, or ``--select-opponent``), and the agent with that margin is then measured
+on the ``--eval-deals`` deals that follow them (deal seeds ``seed + 1 + select_deals``
+onwards), so the reported numbers are not the ones the choice was made on. Against
+every opponent but the base, the base plays the same deals too, and the record gives
+the difference paired by deal with its interval: "beats X by more than the base
+does" needs it above 0.
 Torch runs one thread.
 """
 
@@ -284,16 +285,16 @@ def main(argv: list[str] | None = None) -> None:
               f"{rival} over {r['games']:,} games (selection deals)")
     chosen = max(margins, key=lambda r: r["win_rate"])["margin"]
     agent = ImprovedAgent(net, base=base, margin=chosen)
+    fresh = cfg.seed + 1 + cfg.select_deals      # the first deal after the selection ones
     results = []
     for name in cfg.eval_opponents.split(","):
-        wins = deal_wins(agent, make_agent(name), rules, cfg.eval_deals, seed=cfg.seed + 2)
+        wins = deal_wins(agent, make_agent(name), rules, cfg.eval_deals, seed=fresh)
         results.append({"opponent": name, **win_rate(wins, rules.num_players)})
         r = results[-1]
         print(f"margin {chosen} against {name}: {r['win_rate']:.1%} [{r['low']:.1%}, "
               f"{r['high']:.1%}] over {r['games']:,} games (fresh deals)")
         if name != cfg.base:      # the base on the same deals, to compare with
-            base_wins = deal_wins(base, make_agent(name), rules, cfg.eval_deals,
-                                  seed=cfg.seed + 2)
+            base_wins = deal_wins(base, make_agent(name), rules, cfg.eval_deals, seed=fresh)
             b = win_rate(base_wins, rules.num_players)
             d = mean_interval(wins - base_wins)
             r["base"], r["difference"] = b, d

@@ -359,7 +359,9 @@ def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 1
               batch: int = 2048) -> np.ndarray:
     """``float[deals]``: ``agent``'s share of wins on each of ``deals`` duplicate deals, with
     ``opponent`` in all other seats (each deal played once with ``agent`` in each seat, the
-    same cards). Games cut by ``max_turns`` count as lost."""
+    same cards). Games cut by ``max_turns`` count as lost. The deals are those of the
+    engine seeds ``seed, seed + 1, ..., seed + deals - 1``: two calls share deals when
+    these ranges overlap, so fresh deals need a ``seed`` past the last one used."""
     p = rules.num_players
     wins = np.zeros(deals)
     for lo in range(0, deals, max(1, batch // p)):

@@ -263,6 +263,29 @@ def test_collected_data_from_several_runs_is_fitted_together(tmp_path) -> None:
         (0, 60, 60), (1, 40, 40)]
 
 
+def test_the_margin_is_measured_on_deals_it_was_not_chosen_on(tmp_path, monkeypatch) -> None:
+    import train_improvement
+
+    used: dict[str, set[int]] = {"select": set(), "eval": set()}
+
+    def spy(kind, real):
+        def played(agent, opponent, rules, deals, seed=10_000, batch=2048):
+            used[kind].update(range(seed, seed + deals))
+            return real(agent, opponent, rules, deals, seed, batch)
+        return played
+
+    monkeypatch.setattr(train_improvement, "head_to_head",
+                        spy("select", train_improvement.head_to_head))
+    monkeypatch.setattr(train_improvement, "deal_wins",
+                        spy("eval", train_improvement.deal_wins))
+    train_improvement.main(["--states", "30", "--games", "16", "--epochs", "1", "--hidden", "8",
+                            "--margins", "0,0.1", "--select-deals", "5", "--eval-deals", "5",
+                            "--eval-opponents", "random_play", "--no-progress",
+                            "--out", str(tmp_path / "fit")])
+    assert len(used["select"]) == 5 and len(used["eval"]) == 5
+    assert not used["select"] & used["eval"]
+
+
 class SeatRecorder:
     """Plays like ``tuned`` and records the seats it was asked to play (reads the engine)."""
 

@@ -81,6 +81,19 @@ def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
     assert "random_play vs greedy" in stdout
 
 
+def test_evaluate_compares_each_agent_with_a_baseline_on_the_same_deals(tmp_path: Path) -> None:
+    out = tmp_path / "eval.json"
+    run_script("evaluate.py", "--agents", "greedy,tuned", "--opponents", "random_play",
+               "--baseline", "greedy", "--deals", "20", "--out", str(out))
+    same, other = json.loads(out.read_text())["results"]
+    # the baseline against itself: the same deals, the same games, no difference
+    assert same["baseline_win_rate"] == same["win_rate"]
+    assert same["difference"]["mean"] == 0
+    d = other["difference"]
+    assert d["mean"] == pytest.approx(other["win_rate"] - other["baseline_win_rate"])
+    assert d["low"] <= d["mean"] <= d["high"]
+
+
 @pytest.mark.rllib
 def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
     pytest.importorskip("ray.rllib")
