@@ -17,6 +17,11 @@ Needs the ``train`` extra (torch). The network is trained by
    rates another legal action higher by more than ``margin`` (in units of a
    game's reward, +1 a win and -1 a loss heads-up).
 
+The script can also value the actions with the search agent (many playouts in
+worlds sampled from the public game, not the true one) and play the base against
+another opponent whom the search then models: the shipped
+``improved:official-2p-exit-rp`` was made so, against ``random_play``.
+
 Acting greedily on a policy's true advantages is never worse than the policy
 itself (the policy improvement theorem); the network only estimates them, so the
 margin keeps the base choice where the estimate is unsure.

@@ -344,15 +344,17 @@ def test_data_against_an_opponent_records_only_the_base_decisions(tmp_path, monk
     assert ((adv != 0) <= masks).all()
 
 
-def test_the_shipped_model_loads_by_name_plays_legally_and_departs_from_tuned_sometimes(
-        ) -> None:
-    """``improved:official-2p-exit`` is the model docs/results.md measures: its margin and
-    record ship with it, it plays only legal actions, and it departs from ``tuned`` in a
-    small share of positions (it is neither the heuristic nor a different player)."""
-    agent = make_agent("improved:official-2p-exit")
+@pytest.mark.parametrize("stem", ["official-2p-exit", "official-2p-exit-rp"])
+def test_the_shipped_models_load_by_name_play_legally_and_depart_from_tuned_sometimes(
+        stem) -> None:
+    """The shipped advantage models are the ones docs/results.md measures: each one's
+    margin and record ship with it, it plays only legal actions, and it departs from
+    ``tuned`` in a small share of positions (it is neither the heuristic nor a different
+    player)."""
+    agent = make_agent(f"improved:{stem}")
     record = json.loads((Path(__file__).resolve().parents[1] / "agents" / "models"
-                         / "official-2p-exit.json").read_text())
-    assert agent.margin == record["margin"] and record["agent"] == "improved:official-2p-exit"
+                         / f"{stem}.json").read_text())
+    assert agent.margin == record["margin"] and record["agent"] == f"improved:{stem}"
     obs, masks = positions("official", 2, games=1024, steps=20)
     chosen = agent.act(obs, masks, np.random.default_rng(0))
     assert masks[np.arange(len(masks)), chosen].all()
