@@ -143,15 +143,8 @@ class IsmctsAgent(Agent):
                 for v, legal in zip(np.split(value, split), candidates, strict=True)]
 
     def _pick(self, value: np.ndarray, default: int) -> int:
-        """Row of ``value[actions, worlds]`` to play: the one whose mean gain over row
-        ``default`` in the same worlds, less ``confidence`` standard errors, is largest
-        and positive; else ``default``."""
-        gain = value - value[default]
-        worlds = value.shape[1]
-        spread = gain.std(axis=1, ddof=1) if worlds > 1 else np.zeros(len(value))
-        bound = gain.mean(axis=1) - self.confidence * spread / np.sqrt(worlds)
-        bound[default] = 0.0
-        return int(bound.argmax()) if bound.max() > 0 else default
+        """Row of ``value[actions, worlds]`` to play (:func:`pick`)."""
+        return pick(value, default, self.confidence)
 
     def _playouts(self, sims: Engine, first: np.ndarray, seat: np.ndarray,
                   rng: np.random.Generator) -> np.ndarray:
@@ -169,6 +162,18 @@ class IsmctsAgent(Agent):
             return total + rewards[rows, seat]
         return total + play_out(sims, seat, self.policy, rng, self.horizon,
                                 self.uses_observations, self.opponent_policy)
+
+
+def pick(value: np.ndarray, default: int, confidence: float) -> int:
+    """Row of ``value[actions, worlds]`` to play: the one whose mean gain over row
+    ``default`` in the same worlds, less ``confidence`` standard errors, is largest and
+    positive; else ``default``."""
+    gain = value - value[default]
+    worlds = value.shape[1]
+    spread = gain.std(axis=1, ddof=1) if worlds > 1 else np.zeros(len(value))
+    bound = gain.mean(axis=1) - confidence * spread / np.sqrt(worlds)
+    bound[default] = 0.0
+    return int(bound.argmax()) if bound.max() > 0 else default
 
 
 def play_out(sims: Engine, seat: np.ndarray, policy: BatchAgent, rng: np.random.Generator,

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
@@ -41,7 +43,7 @@ from agents.improved import ImprovedAgent, load_advisers, save_advisers  # noqa:
 from uno_env import Rules  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import deal_wins, mean_interval, parse_dataclass, win_rate  # noqa: E402
+from train_ppo import deal_wins, parse_dataclass, versus_base  # noqa: E402
 
 
 @dataclass
@@ -67,18 +69,19 @@ def parse_config(argv: list[str] | None = None) -> Config:
     return parse_dataclass(Config, __doc__.split("\n\n")[0], argv)
 
 
-def gains(agent: ImprovedAgent, cfg: Config, deals: int, seed: int) -> dict[str, Any]:
-    """Per opponent: the agent's win rate, the base's on the same deals, and the
-    difference paired by deal (with 95% intervals)."""
-    rules = cfg.rules()
-    out = {}
-    for name in cfg.opponents.split(","):
-        wins = deal_wins(agent, make_agent(name), rules, deals, seed)
-        base = deal_wins(agent.base, make_agent(name), rules, deals, seed)
-        out[name] = {"agent": win_rate(wins, rules.num_players),
-                     "base": win_rate(base, rules.num_players),
-                     "difference": mean_interval(wins - base)}
-    return out
+def deal_wins_by_opponent(agent: Any, cfg: Config, deals: int, seed: int
+                          ) -> dict[str, np.ndarray]:
+    """Per opponent of ``cfg.opponents``: ``agent``'s wins on each of the deals."""
+    return {name: deal_wins(agent, make_agent(name), cfg.rules(), deals, seed)
+            for name in cfg.opponents.split(",")}
+
+
+def gains(agent: ImprovedAgent, base_wins: dict[str, np.ndarray], cfg: Config, deals: int,
+          seed: int) -> dict[str, Any]:
+    """Per opponent: the agent's win rate, the base's on the same deals (``base_wins``,
+    played once for every agent compared) and the difference paired by deal."""
+    wins = deal_wins_by_opponent(agent, cfg, deals, seed)
+    return {name: versus_base(wins[name], base_wins[name], cfg.players) for name in wins}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -98,23 +101,28 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"the models improve different heuristics ({sorted(bases)}); "
                          f"combine models of one base")
     base = bases.pop()
+    heuristic = make_agent(base)
+    selection = cfg.seed + 1
+    base_wins = deal_wins_by_opponent(heuristic, cfg, cfg.select_deals, selection)
     tried = []
     for text in cfg.vetoes.split(","):
         veto = None if text == "none" else float(text)
-        agent = ImprovedAgent(advisers, base=base, veto=veto)
-        result = gains(agent, cfg, cfg.select_deals, cfg.seed + 1)
+        agent = ImprovedAgent(advisers, base=heuristic, veto=veto)
+        result = gains(agent, base_wins, cfg, cfg.select_deals, selection)
         worst = min(r["difference"]["mean"] for r in result.values())
         tried.append({"veto": veto, "worst_gain": worst, "results": result})
         print(f"veto {text}: " + ", ".join(
-            f"{name} {r['agent']['win_rate']:.1%} (base {r['base']['win_rate']:.1%})"
+            f"{name} {r['win_rate']:.1%} (base {r['base']['win_rate']:.1%})"
             for name, r in result.items()) + " on the selection deals")
     chosen = max(tried, key=lambda t: t["worst_gain"])["veto"]
-    agent = ImprovedAgent(advisers, base=base, veto=chosen)
-    final = gains(agent, cfg, cfg.eval_deals, cfg.seed + 1 + cfg.select_deals)
+    agent = ImprovedAgent(advisers, base=heuristic, veto=chosen)
+    fresh = selection + cfg.select_deals           # the first deal after the selection ones
+    final = gains(agent, deal_wins_by_opponent(heuristic, cfg, cfg.eval_deals, fresh), cfg,
+                  cfg.eval_deals, fresh)
     for name, r in final.items():
-        a, b, d = r["agent"], r["base"], r["difference"]
-        print(f"veto {chosen} against {name}: {a['win_rate']:.1%} [{a['low']:.1%}, "
-              f"{a['high']:.1%}], {base} {b['win_rate']:.1%} on the same deals; difference "
+        b, d = r["base"], r["difference"]
+        print(f"veto {chosen} against {name}: {r['win_rate']:.1%} [{r['low']:.1%}, "
+              f"{r['high']:.1%}], {base} {b['win_rate']:.1%} on the same deals; difference "
               f"{d['mean']:+.2%} [{d['low']:+.2%}, {d['high']:+.2%}] over {cfg.eval_deals:,} "
               f"deals (fresh)")
     record = {"config": dataclasses.asdict(cfg),

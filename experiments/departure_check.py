@@ -39,13 +39,12 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 from tqdm.auto import tqdm  # noqa: E402
 
 from agents import make_agent  # noqa: E402
-from agents.base import BatchAgent, choose_in_parts  # noqa: E402
-from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
-from uno_env import Engine, Rules  # noqa: E402
-from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
+from agents.ismcts import IsmctsAgent, pick  # noqa: E402
+from uno_env import Rules  # noqa: E402
 from uno_env.engine.state import PHASE_NAMES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_improvement import outcomes, sampled_decisions  # noqa: E402
 from train_ppo import mean_interval, parse_dataclass  # noqa: E402
 
 
@@ -70,34 +69,6 @@ class Config:
     progress: bool = True
 
 
-def true_values(engine: Engine, games: np.ndarray, actions: np.ndarray, base: BatchAgent,
-                opponent: BatchAgent, rng: np.random.Generator, playouts: int) -> np.ndarray:
-    """``float[len(games)]``: the mean outcome of ``actions[i]`` for the player to move in
-    game ``games[i]``, over ``playouts`` play-outs in copies of the true game."""
-    copies = np.repeat(games, playouts)
-    seat = engine.state.current[copies]
-    sims = Engine(engine.rules, copies.size, 0, engine.backend)
-    sims.state = engine.state.take(copies)
-    rewards, _, _ = sims.step(np.repeat(actions, playouts))
-    value = rewards[np.arange(copies.size), seat] + play_out(sims, seat, base, rng,
-                                                             opponent=opponent)
-    return value.reshape(len(games), playouts).mean(axis=1)
-
-
-def picks(value: np.ndarray, default: int, confidences: list[float]) -> list[int]:
-    """Per confidence, the row of ``value[actions, worlds]`` the search plays (the rule of
-    ``IsmctsAgent``): the largest gain over row ``default`` less that many standard
-    errors, if positive; else ``default``."""
-    gain = value - value[default]
-    spread = gain.std(axis=1, ddof=1) / np.sqrt(value.shape[1])
-    out = []
-    for c in confidences:
-        bound = gain.mean(axis=1) - c * spread
-        bound[default] = 0.0
-        out.append(int(bound.argmax()) if bound.max() > 0 else default)
-    return out
-
-
 def check(cfg: Config) -> list[dict]:
     """Per sampled decision: its phase, the base's choice, the search's pick per confidence
     and the true value of each."""
@@ -107,45 +78,32 @@ def check(cfg: Config) -> list[dict]:
                          opponent=cfg.opponent, drew_on_weight=cfg.drew_on_weight)
     confidences = [float(c) for c in cfg.confidences.split(",")]
     rng = np.random.default_rng(cfg.seed)
-    hero = np.arange(cfg.games) % cfg.players
-    rows_out: list[dict] = []
-    batch = 0
+    decisions: list[dict] = []
     bar = tqdm(total=cfg.states, unit="decision", disable=not cfg.progress)
-    while len(rows_out) < cfg.states:
-        engine = Engine(rules, cfg.games, cfg.seed * 1_000_003 + batch * cfg.games
-                        + np.arange(cfg.games))
-        batch += 1
-        while not engine.state.done.all() and len(rows_out) < cfg.states:
-            live = np.flatnonzero(~engine.state.done)
-            obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
-            ours = engine.state.current[live] == hero[live]
-            chosen = choose_in_parts([(base, ours), (opponent, ~ours)], engine, live, obs,
-                                     masks, rng)
-            choice = ours & (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
-            rows = np.flatnonzero(choice & (rng.random(live.size) < cfg.record))
-            rows = rows[: cfg.states - len(rows_out)]
-            if rows.size:
-                games = live[rows]
-                found = []
-                for i, value in enumerate(search.action_values(engine, games, masks[rows], rng)):
-                    legal = np.flatnonzero(masks[rows[i]])
-                    default = int(np.searchsorted(legal, chosen[rows[i]]))
-                    found.append({"phase": PHASE_NAMES[engine.state.phase[games[i]]],
-                                  "base": int(legal[default]),
-                                  "picks": [int(legal[r]) for r in
-                                            picks(value, default, confidences)]})
-                todo = [(i, a) for i, f in enumerate(found)
-                        for a in sorted({f["base"], *f["picks"]})]
-                values = true_values(engine, games[[i for i, _ in todo]],
-                                     np.array([a for _, a in todo]), base, opponent, rng,
-                                     cfg.true_playouts)
-                for (i, a), v in zip(todo, values, strict=True):
-                    found[i].setdefault("true", {})[str(a)] = float(v)
-                rows_out += found
-                bar.update(len(found))
-            engine.step(chosen, games=live)
+    for engine, games, _, masks, chosen in sampled_decisions(
+            rules, base, opponent, cfg.games, cfg.record, cfg.seed, rng):
+        n = min(len(games), cfg.states - len(decisions))
+        games, masks = games[:n], masks[:n]
+        found = []
+        for i, value in enumerate(search.action_values(engine, games, masks, rng)):
+            legal = np.flatnonzero(masks[i])
+            default = int(np.searchsorted(legal, chosen[i]))
+            found.append({"phase": PHASE_NAMES[engine.state.phase[games[i]]],
+                          "base": int(legal[default]),
+                          "picks": [int(legal[pick(value, default, c)]) for c in confidences]})
+        # the true value of every action some confidence picks, and of the base's choice
+        todo = [(i, a) for i, f in enumerate(found) for a in sorted({f["base"], *f["picks"]})]
+        rows = np.repeat([i for i, _ in todo], cfg.true_playouts)
+        actions = np.repeat([a for _, a in todo], cfg.true_playouts)
+        values = outcomes(engine, games[rows], actions, base, rng, opponent)
+        for (i, a), v in zip(todo, values.reshape(len(todo), -1).mean(axis=1), strict=True):
+            found[i].setdefault("true", {})[str(a)] = float(v)
+        decisions += found
+        bar.update(n)
+        if len(decisions) == cfg.states:
+            break
     bar.close()
-    return rows_out
+    return decisions
 
 
 def summary(cfg: Config, decisions: list[dict]) -> list[dict]:

@@ -36,6 +36,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -58,7 +59,7 @@ from uno_env import Engine, Rules  # noqa: E402
 from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import deal_wins, head_to_head, mean_interval, parse_dataclass, win_rate  # noqa: E402
+from train_ppo import deal_wins, head_to_head, parse_dataclass, versus_base, win_rate  # noqa: E402
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -106,6 +107,19 @@ def parse_config(argv: list[str] | None = None) -> Config:
 
 # --- data -------------------------------------------------------------------------------------
 
+def outcomes(engine: Engine, games: np.ndarray, actions: np.ndarray, base: BatchAgent,
+             rng: np.random.Generator, opponent: BatchAgent | None = None) -> np.ndarray:
+    """``float[len(games)]``: the outcome for the player to move in ``games[i]`` (a game
+    may be listed several times) of playing ``actions[i]`` in a copy of that game, then
+    ``base`` in every seat (the other seats ``opponent``, if given) to the end."""
+    seat = engine.state.current[games]
+    sims = Engine(engine.rules, games.size, 0, engine.backend)
+    sims.state = engine.state.take(games)
+    rewards, _, _ = sims.step(actions)
+    return rewards[np.arange(games.size), seat] + play_out(sims, seat, base, rng,
+                                                           opponent=opponent)
+
+
 def advantages(engine: Engine, games: np.ndarray, masks: np.ndarray, chosen: np.ndarray,
                base: BatchAgent, rng: np.random.Generator,
                opponent: BatchAgent | None = None) -> np.ndarray:
@@ -116,15 +130,8 @@ def advantages(engine: Engine, games: np.ndarray, masks: np.ndarray, chosen: np.
     The copies of a game share its cards and its random stream, so two actions' outcomes
     differ only through what the actions do."""
     row, action = np.nonzero(masks)
-    copies = games[row]
-    seat = engine.state.current[copies]
-    sims = Engine(engine.rules, copies.size, 0, engine.backend)
-    sims.state = engine.state.take(copies)
-    rewards, _, _ = sims.step(action)
-    value = rewards[np.arange(copies.size), seat] + play_out(sims, seat, base, rng,
-                                                             opponent=opponent)
     out = np.zeros(masks.shape)
-    out[row, action] = value
+    out[row, action] = outcomes(engine, games[row], action, base, rng, opponent)
     out -= out[np.arange(len(games)), chosen][:, None]
     return np.where(masks, out, 0.0).astype(np.float32)
 
@@ -143,29 +150,23 @@ def searched_advantages(search: IsmctsAgent, engine: Engine, games: np.ndarray,
     return out
 
 
-def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(observations, masks, advantages)`` of ``cfg.states`` decisions of the base
-    heuristic against itself, or, with ``cfg.opponent``, against that agent (the base in
-    seat ``g % players`` of game ``g``, the opponent in the others; only the base's
-    decisions are recorded). Decisions with one sensible action are skipped: a single
-    legal action, calling UNO, catching, Dobon."""
-    base = make_agent(cfg.base)
-    opponent = make_agent(cfg.opponent) if cfg.opponent else None
-    label = partial(advantages, opponent=opponent)
-    if cfg.search_budget:
-        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base, opponent=cfg.opponent,
-                             horizon=cfg.search_horizon, drew_on_weight=cfg.drew_on_weight)
-        label = partial(searched_advantages, search)
-    hero = np.arange(cfg.games) % cfg.players       # the base's seat when it plays an opponent
-    rng = np.random.default_rng(cfg.seed)
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    found, batch = 0, 0
-    bar = tqdm(total=cfg.states, unit="state", disable=not cfg.progress)
-    while found < cfg.states:
-        seeds = cfg.seed * 1_000_003 + batch * cfg.games + np.arange(cfg.games)
-        engine = Engine(cfg.rules(), cfg.games, seeds)
+def sampled_decisions(rules: Rules, base: BatchAgent, opponent: BatchAgent | None,
+                      games: int, record: float, seed: int, rng: np.random.Generator
+                      ) -> Iterator[tuple[Engine, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray]]:
+    """Endless batches of ``games`` games of ``base`` against itself, or against
+    ``opponent`` (the base in seat ``g % players`` of game ``g``, the opponent in the
+    others). At every step, each decision of the base with a choice is recorded with
+    chance ``record`` (decisions with one sensible action are skipped: a single legal
+    action, calling UNO, catching, Dobon), and the recorded ones are yielded, before the
+    step is played, as ``(engine, games, observations, masks, chosen)`` (``chosen``: the
+    base's actions). The consumer may copy the engine's games but must not move them."""
+    hero = np.arange(games) % rules.num_players     # the base's seat against an opponent
+    batch = 0
+    while True:
+        engine = Engine(rules, games, seed * 1_000_003 + batch * games + np.arange(games))
         batch += 1
-        while not engine.state.done.all() and found < cfg.states:
+        while not engine.state.done.all():
             live = np.flatnonzero(~engine.state.done)
             obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
             if opponent is None:
@@ -176,14 +177,36 @@ def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 players = [(base, ours), (opponent, ~ours)]
             chosen = choose_in_parts(players, engine, live, obs, masks, rng)
             choice = ours & (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
-            rows = np.flatnonzero(choice & (rng.random(live.size) < cfg.record))
-            rows = rows[: cfg.states - found]
+            rows = np.flatnonzero(choice & (rng.random(live.size) < record))
             if rows.size:
-                adv = label(engine, live[rows], masks[rows], chosen[rows], base, rng)
-                parts.append((obs[rows], masks[rows], adv))
-                found += rows.size
-                bar.update(rows.size)
+                yield engine, live[rows], obs[rows], masks[rows], chosen[rows]
             engine.step(chosen, games=live)
+
+
+def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(observations, masks, advantages)`` of ``cfg.states`` decisions of the base
+    heuristic against itself, or, with ``cfg.opponent``, against that agent (only the
+    base's decisions are recorded; see :func:`sampled_decisions`)."""
+    base = make_agent(cfg.base)
+    opponent = make_agent(cfg.opponent) if cfg.opponent else None
+    label = partial(advantages, opponent=opponent)
+    if cfg.search_budget:
+        search = IsmctsAgent(budget=cfg.search_budget, playout=cfg.base, opponent=cfg.opponent,
+                             horizon=cfg.search_horizon, drew_on_weight=cfg.drew_on_weight)
+        label = partial(searched_advantages, search)
+    rng = np.random.default_rng(cfg.seed)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    found = 0
+    bar = tqdm(total=cfg.states, unit="state", disable=not cfg.progress)
+    for engine, games, obs, masks, chosen in sampled_decisions(
+            cfg.rules(), base, opponent, cfg.games, cfg.record, cfg.seed, rng):
+        n = min(len(games), cfg.states - found)
+        adv = label(engine, games[:n], masks[:n], chosen[:n], base, rng)
+        parts.append((obs[:n], masks[:n], adv))
+        found += n
+        bar.update(n)
+        if found == cfg.states:
+            break
     bar.close()
     obs, masks, adv = (np.concatenate(x) for x in zip(*parts, strict=True))
     return obs, masks, adv
@@ -289,15 +312,16 @@ def main(argv: list[str] | None = None) -> None:
     results = []
     for name in cfg.eval_opponents.split(","):
         wins = deal_wins(agent, make_agent(name), rules, cfg.eval_deals, seed=fresh)
-        results.append({"opponent": name, **win_rate(wins, rules.num_players)})
-        r = results[-1]
+        if name == cfg.base:
+            r = win_rate(wins, rules.num_players)
+        else:                     # the base on the same deals, to compare with
+            base_wins = deal_wins(base, make_agent(name), rules, cfg.eval_deals, seed=fresh)
+            r = versus_base(wins, base_wins, rules.num_players)
+        results.append({"opponent": name, **r})
         print(f"margin {chosen} against {name}: {r['win_rate']:.1%} [{r['low']:.1%}, "
               f"{r['high']:.1%}] over {r['games']:,} games (fresh deals)")
-        if name != cfg.base:      # the base on the same deals, to compare with
-            base_wins = deal_wins(base, make_agent(name), rules, cfg.eval_deals, seed=fresh)
-            b = win_rate(base_wins, rules.num_players)
-            d = mean_interval(wins - base_wins)
-            r["base"], r["difference"] = b, d
+        if "base" in r:
+            b, d = r["base"], r["difference"]
             print(f"{cfg.base} against {name} on the same deals: {b['win_rate']:.1%} "
                   f"[{b['low']:.1%}, {b['high']:.1%}]; the difference, paired by deal: "
                   f"{d['mean']:+.2%} [{d['low']:+.2%}, {d['high']:+.2%}]")

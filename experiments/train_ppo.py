@@ -404,6 +404,14 @@ def win_rate(wins: np.ndarray, players: int) -> dict[str, float]:
             "games": len(wins) * players}
 
 
+def versus_base(wins: np.ndarray, base_wins: np.ndarray, players: int) -> dict[str, Any]:
+    """An agent's :func:`win_rate` from its per-deal wins, with the base's on the same
+    deals (``base``) and the difference paired by deal (``difference``: its mean and 95%
+    interval; "beats the opponent by more than the base does" needs it above 0)."""
+    return {**win_rate(wins, players), "base": win_rate(base_wins, players),
+            "difference": mean_interval(wins - base_wins)}
+
+
 # --- training ---------------------------------------------------------------------------------
 
 def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
