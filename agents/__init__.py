@@ -54,12 +54,17 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
     already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO model (a path, or the
     stem of a shipped model, see :mod:`agents.policy`), ``"improved:<model>"`` a
-    heuristic with a learned advantage (:mod:`agents.improved`). Unknown names and
+    heuristic with a learned advantage (:mod:`agents.improved`), ``"net:<model>"`` a
+    standalone network policy (:mod:`agents.net`). Unknown names and
     parameters raise ``ValueError``."""
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from .policy import PolicyAgent  # torch is an optional extra
 
         return PolicyAgent(spec[len("ppo:"):], **kwargs)
+    if isinstance(spec, str) and spec.startswith("net:"):
+        from .net import NetAgent  # torch is an optional extra
+
+        return NetAgent(spec[len("net:"):], **kwargs)
     if isinstance(spec, str) and spec.startswith("improved:"):
         from .improved import ImprovedAgent  # torch is an optional extra
 

@@ -1,0 +1,268 @@
+"""Standalone network policies: observation and mask in, action out (``net:<model>``).
+
+Needs the ``train`` extra (torch, safetensors). A :class:`PolicyNet` is a perceptron
+on the scaled observation with two heads: action logits and a value (the expected
+reward of the player to move). :class:`NetAgent` plays its most likely legal action
+(or a sample of its masked softmax): no heuristic, search or hand-written score is
+involved at decision time, only the network.
+
+**Files that never run code.** A network is saved as a ``.safetensors`` file (plain
+tensors; the format has no code path) whose header carries the network's shape and
+the observation layout it was trained on as JSON, with a model card
+(``<stem>.json``: recipe, command, seeds, budget, results) beside it. Loading reads
+tensors and JSON only: a file that is not a valid safetensors file, or whose
+tensors do not fit the shape it declares, is refused with a ``ValueError`` naming
+the file and what is wrong.
+
+**Observation versions.** The header records the views (name and width) and the
+rule options of the ``rules`` view the network read. Loading maps them onto this
+version's observation by name, so a network keeps working when later versions add
+views or rule options, and a network that needs a view this version lacks is
+refused at load time, not at its first move.
+
+``make_agent("net:official-2p")`` loads a shipped network from ``agents/models/``;
+``net:path/to/model.safetensors`` (any spec with a path separator or the suffix)
+loads a file, never a shipped model of the same name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from uno_env.actions import NUM_ACTIONS
+from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
+from uno_env.rules import CHOICES, Rules
+
+from .base import Agent, check_batch
+
+#: Where shipped networks live: ``net:<stem>`` finds ``MODELS_DIR/<stem>.safetensors``.
+MODELS_DIR = Path(__file__).parent / "models"
+SUFFIX = ".safetensors"
+#: Version of the header layout written by :func:`save_net`.
+FORMAT = 1
+
+
+def rule_fields() -> list[tuple[str, int]]:
+    """``(option, width)`` of every rule option in the ``rules`` view, in its order."""
+    return [(f.name, len(CHOICES[f.name]) if f.name in CHOICES else 1) for f in fields(Rules)]
+
+
+def current_layout() -> dict[str, Any]:
+    """This version's observation layout as a header records it."""
+    return {"views": [[name, size] for name, size, _ in VIEWS],
+            "rule_fields": [[name, width] for name, width in rule_fields()]}
+
+
+def layout_columns(layout: dict[str, Any]) -> np.ndarray | None:
+    """Columns of this version's observation that make up a recorded ``layout``, in its
+    order (None: the layout is this version's). Raises ``ValueError`` naming the first
+    view or rule option the layout needs and this version lacks (or has at another
+    width)."""
+    views = [(str(n), int(s)) for n, s in layout["views"]]
+    rules = [(str(n), int(w)) for n, w in layout["rule_fields"]]
+    if views == [(n, s) for n, s, _ in VIEWS] and rules == rule_fields():
+        return None
+    starts, at = {}, 0
+    for name, width in rule_fields():
+        starts[name] = (at, width)
+        at += width
+    rules_start = VIEW_SLICES["rules"].start
+    columns = []
+    for name, size in views:
+        if name == "rules":
+            for option, width in rules:
+                if starts.get(option, (0, -1))[1] != width:
+                    raise ValueError(f"the network reads rule option {option!r} of width "
+                                     f"{width}, which this version's rules view lacks")
+                lo = rules_start + starts[option][0]
+                columns.append(np.arange(lo, lo + width))
+            continue
+        view = VIEW_SLICES.get(name)
+        if view is None or view.stop - view.start != size:
+            now = "absent" if view is None else f"of size {view.stop - view.start}"
+            raise ValueError(f"the network reads observation view {name!r} of size {size}, "
+                             f"which is {now} in this version's observation")
+        columns.append(np.arange(view.start, view.stop))
+    return np.concatenate(columns) if columns else np.zeros(0, np.int64)
+
+
+def scale_observation(obs: torch.Tensor) -> torch.Tensor:
+    """``sign(x) * log1p(|x|)``: one-hot entries stay near 1, counts of hundreds near 5."""
+    return torch.sign(obs) * torch.log1p(torch.abs(obs))
+
+
+class PolicyNet(torch.nn.Module):
+    """Scaled observations ``float[B, inputs]`` -> ``(logits float[B, NUM_ACTIONS],
+    value float[B])``: a shared perceptron trunk with a policy and a value head."""
+
+    def __init__(self, hidden: Sequence[int] = (512, 512, 256), inputs: int = OBS_SIZE,
+                 actions: int = NUM_ACTIONS) -> None:
+        super().__init__()
+        self.hidden = tuple(int(h) for h in hidden)
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden must be positive layer widths, got {hidden!r}")
+        self.inputs, self.actions = int(inputs), int(actions)
+        layers: list[torch.nn.Module] = []
+        width = self.inputs
+        for h in self.hidden:
+            layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
+            width = h
+        self.trunk = torch.nn.Sequential(*layers)
+        self.policy = torch.nn.Linear(width, self.actions)
+        self.value = torch.nn.Linear(width, 1)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        latent = self.trunk(scale_observation(obs))
+        return self.policy(latent), self.value(latent).squeeze(-1)
+
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The action logits alone (legal or not)."""
+        return self.policy(self.trunk(scale_observation(obs)))
+
+
+def save_net(path: str | Path, net: PolicyNet, card: dict[str, Any] | None = None) -> Path:
+    """Write ``net`` as a safetensors file (its shape and observation layout in the
+    header) and, if given, its model ``card`` as ``<stem>.json`` beside it. Both are
+    written to a temporary name first and renamed, so a kill leaves no half file."""
+    from safetensors.torch import save_file
+
+    path = Path(path)
+    if path.suffix != SUFFIX:
+        raise ValueError(f"a network file must end in {SUFFIX}, got {str(path)!r}")
+    header = {"format": FORMAT, "hidden": list(net.hidden), "inputs": net.inputs,
+              "actions": net.actions, "layout": current_layout()}
+    tensors = {k: v.detach().contiguous().cpu() for k, v in net.state_dict().items()}
+    tmp = path.with_name(f".{path.name}.tmp")
+    save_file(tensors, str(tmp), metadata={"uno_env": json.dumps(header)})
+    tmp.replace(path)
+    if card is not None:
+        write_json(path.with_suffix(".json"), card)
+    return path
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Write ``data`` as indented JSON through a temporary file and a rename."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
+    """``(network, columns)`` from a file written by :func:`save_net`, in eval mode;
+    ``columns`` picks the network's inputs out of this version's observation (None: all).
+
+    Reads tensors and JSON only. Raises ``ValueError`` naming the file for anything
+    else: a missing file or a folder, a file that is not safetensors, a header without
+    the network's shape, tensors of another shape, or an observation layout this
+    version cannot provide."""
+    from safetensors import SafetensorError, safe_open
+
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"network file {str(path)!r}: "
+                         f"{'is a folder' if path.is_dir() else 'does not exist'}")
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            meta = f.metadata() or {}
+            tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
+    except (SafetensorError, OSError, ValueError) as e:
+        raise ValueError(f"network file {str(path)!r} is not a safetensors file: {e}") from None
+    try:
+        header = json.loads(meta["uno_env"])
+        hidden, inputs, actions = header["hidden"], int(header["inputs"]), int(header["actions"])
+        layout = header["layout"]
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"network file {str(path)!r} has no valid network header "
+                         f"({type(e).__name__}: {e})") from None
+    if actions != NUM_ACTIONS:
+        raise ValueError(f"network file {str(path)!r} has {actions} actions; this version "
+                         f"has {NUM_ACTIONS}")
+    try:
+        columns = layout_columns(layout)
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"network file {str(path)!r} has a malformed layout: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"network file {str(path)!r}: {e}") from None
+    width = OBS_SIZE if columns is None else columns.size
+    if width != inputs:
+        raise ValueError(f"network file {str(path)!r} reads {inputs} inputs but its layout "
+                         f"gives {width}")
+    try:
+        net = PolicyNet(hidden, inputs, actions)
+        net.load_state_dict(tensors)
+    except (RuntimeError, TypeError, ValueError) as e:
+        raise ValueError(f"network file {str(path)!r}: its tensors do not fit the network "
+                         f"it declares ({str(e).splitlines()[0]})") from None
+    return net.eval(), columns
+
+
+def resolve_net(spec: str) -> Path:
+    """The file of ``net:<spec>``: a path when ``spec`` has a path separator or ends in
+    ``.safetensors``, else the shipped network of that stem (a file or folder of that
+    name in the working directory never shadows it)."""
+    if "/" in spec or "\\" in spec or spec.endswith(SUFFIX):
+        return Path(spec)
+    shipped = MODELS_DIR / f"{spec}{SUFFIX}"
+    if shipped.is_file():
+        return shipped
+    names = sorted(p.stem for p in MODELS_DIR.glob(f"*{SUFFIX}"))
+    raise ValueError(f"no shipped network {spec!r} (shipped: {', '.join(names) or 'none'}); "
+                     f"a file needs a path, e.g. net:./{spec}{SUFFIX}")
+
+
+class NetAgent(Agent):
+    """A :class:`PolicyNet` as a batch agent: the most likely legal action of each row,
+    or with ``deterministic=False`` a sample of the masked softmax (Gumbel-max with the
+    ``rng`` given to :meth:`act`, so games stay reproducible). It holds the network and
+    nothing else."""
+
+    name = "net"
+
+    def __init__(self, model: str | Path | PolicyNet, deterministic: bool = True,
+                 label: str | None = None) -> None:
+        self.columns: np.ndarray | None = None
+        if isinstance(model, PolicyNet):
+            self.net = model.eval()
+            label = label or "net"
+        elif isinstance(model, (str, Path)):
+            path = resolve_net(str(model)) if isinstance(model, str) else model
+            self.net, self.columns = load_net(path)
+            label = label or f"net:{path.stem}"
+        else:
+            raise TypeError(f"NetAgent needs a network file or a PolicyNet, got "
+                            f"{type(model).__name__}")
+        if not isinstance(deterministic, bool):
+            raise TypeError(f"deterministic must be true or false, got {deterministic!r}")
+        self.deterministic = deterministic
+        self.uses_rng = not deterministic
+        self.name = label
+
+    def __repr__(self) -> str:
+        return f"NetAgent({self.name!r}, deterministic={self.deterministic})"
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """``float32[B, A]`` action logits (legal or not)."""
+        obs = observations if self.columns is None else observations[:, self.columns]
+        with torch.no_grad():
+            return self.net.logits(torch.as_tensor(np.ascontiguousarray(obs, np.float32))).numpy()
+
+    def act(self, observations: np.ndarray, masks: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+        check_batch(observations, masks)
+        if observations.shape[1] != OBS_SIZE:
+            raise ValueError(f"observations have {observations.shape[1]} columns, "
+                             f"this version's observation has {OBS_SIZE}")
+        if not len(masks):
+            return np.zeros(0, np.int64)
+        scores = self.logits(observations).astype(np.float64)
+        if not self.deterministic:
+            scores = scores - np.log(-np.log(rng.random(scores.shape)))
+        return np.where(masks, scores, -np.inf).argmax(axis=1)
