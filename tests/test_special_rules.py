@@ -245,6 +245,37 @@ def test_dobon_on_a_card_that_went_out():
     assert eng.round_points[0].tolist() == [0, 0, 2 * 5 + 7]
 
 
+DOBON_LAST_STANDING = dict(preset="house_dobon", end="last_standing")
+
+
+@pytest.mark.parametrize(("options", "rewards", "points"), [
+    (dict(reward="rank", scoring="rank"), [-1.0, 1.0, 0.0], [0, 2, 1]),
+    (dict(reward="win"), [-0.5, 1.0, -0.5], None),
+])
+def test_dobon_under_last_standing_gives_every_seat_its_place(options, rewards, points):
+    hands = [["G5", "R1", "R7"], ["G2", "B3"], ["Y9", "Y8", "B1"]]
+    eng = make(hands, top="G1", **DOBON_LAST_STANDING, **options)
+    eng.step_names("play G5")
+    got, terminated, _ = eng.step_names("dobon")
+    assert terminated[0]
+    # The declarer first, the player whose card it answered last, the other between.
+    assert eng.state.place[0].tolist() == [2, 0, 1]
+    assert int(eng.winner[0]) == 1
+    assert got[0].tolist() == rewards
+    if points is not None:
+        assert eng.round_points[0].tolist() == points
+
+
+def test_dobon_under_last_standing_the_others_share_the_places_between():
+    hands = [["G5", "R1", "R7"], ["G2", "B3"], ["Y9", "Y8", "B1"], ["Y1", "Y2", "B4"]]
+    eng = make(hands, top="G1", **DOBON_LAST_STANDING, scoring="rank", reward="rank")
+    eng.step_names("play G5")
+    got, _, _ = eng.step_names("dobon")
+    assert eng.state.place[0].tolist() == [3, 0, 1, 1]
+    assert got[0].tolist() == [-1.0, 1.0, 0.0, 0.0]
+    assert eng.round_points[0].tolist() == [0, 3, 1, 1]   # places 1 and 2 shared, rounded down
+
+
 def test_dobon_off_no_offer():
     eng = make([["R5", "B7", "Y1"], ["Y3", "Y4"], ["R2", "B3"]])
     eng.step_names("play R5")

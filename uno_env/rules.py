@@ -289,7 +289,9 @@ DECISIONS: dict[str, str] = {
                "stay only where stacking that card is allowed; no jump on a card that went "
                "out",
     "dobon": "the declaring hand needs two or more cards, not only Draw Two/Reverse/Skip; "
-             "the loser's hand counts double; a pending draw is void",
+             "the loser's hand counts double; a pending draw is void; under last_standing "
+             "the declarer takes the best free place, the loser the worst, the others share "
+             "the places between",
     "mercy_limit": "eliminated cards go under the draw pile in random order; later "
                    "eliminations get better places",
     "end": "under last_standing the winner is the first out (or the last one standing); "

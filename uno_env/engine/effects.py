@@ -280,7 +280,7 @@ def fold_turn(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     clear_tally(s, games)
 
 
-def dobon(s: State, games: np.ndarray, player: np.ndarray) -> None:
+def dobon(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
     """``player`` declares Dobon: they win; the card goes back to the one who laid it."""
     loser = s.react_from[games]
     top = s.top[games].astype(np.int64)
@@ -290,6 +290,26 @@ def dobon(s: State, games: np.ndarray, player: np.ndarray) -> None:
     s.dobon_loser[games] = loser
     s.round_winner[games] = player
     s.phase[games] = ROUND_END
+    if rules.end == End.LAST_STANDING:
+        place_dobon(rules, s, games, player, loser)
+
+
+def place_dobon(rules: RuleCodes, s: State, games: np.ndarray, winner: np.ndarray,
+                loser: np.ndarray) -> None:
+    """Under ``last_standing`` a Dobon ends the round: its declarer takes the best free
+    place, the player whose card it answered the worst, and the players still in share
+    the places between (they all hold the first of them, as after a cut round). The
+    round's winner stays the first out, if someone went out before."""
+    first = s.num_out[games]
+    s.place[games, winner] = first
+    s.place[games, loser] = rules.num_players - 1 - s.num_eliminated[games]
+    s.active[games, winner] = False
+    s.active[games, loser] = False
+    left = s.active[games]
+    s.place[games] = np.where(left, (first + 1)[:, None], s.place[games])
+    s.num_out[games] += 2 + left.sum(axis=1)
+    s.active[games] = False
+    s.round_winner[games] = s.place[games].argmin(axis=1)
 
 
 # --- stage 3: the turn's effects --------------------------------------------------------------

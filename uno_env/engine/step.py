@@ -222,7 +222,7 @@ HANDLERS = {
     Decision.PASS: lambda r, s, g, p, a: pass_turn(r, s, g, p),
     Decision.CHALLENGE: lambda r, s, g, p, a: challenge(r, s, g, p),
     Decision.CATCH: lambda r, s, g, p, a: catch(r, s, g),
-    Decision.DOBON: lambda r, s, g, p, a: dobon(s, g, p),
+    Decision.DOBON: lambda r, s, g, p, a: dobon(r, s, g, p),
     Decision.CHOOSE_COLOR: lambda r, s, g, p, a: choose_color(r, s, g, p, a),
     Decision.CHOOSE_TARGET: lambda r, s, g, p, a: choose_target(r, s, g, p, a),
     Decision.CALL_UNO: lambda r, s, g, p, a: call_uno(r, s, g, p),

@@ -259,7 +259,7 @@ def fold_turn(rules, s, g):
 
 
 @njit(cache=True)
-def dobon(s, g, player):
+def dobon(rules, s, g, player):
     """``player`` declares Dobon: they win; the card goes back to the one who laid it."""
     loser = s.react_from[g]
     top = s.top[g]
@@ -269,6 +269,25 @@ def dobon(s, g, player):
     s.dobon_loser[g] = loser
     s.round_winner[g] = player
     s.phase[g] = ROUND_END
+    if rules.end == End.LAST_STANDING:
+        place_dobon(rules, s, g, player, loser)
+
+
+@njit(cache=True)
+def place_dobon(rules, s, g, winner, loser):
+    """Places after a Dobon under ``last_standing`` (see ``effects.place_dobon``)."""
+    first = s.num_out[g]
+    s.place[g, winner] = first
+    s.place[g, loser] = rules.num_players - 1 - s.num_eliminated[g]
+    s.active[g, winner] = False
+    s.active[g, loser] = False
+    s.num_out[g] += 2
+    for seat in range(rules.num_players):
+        if s.active[g, seat]:
+            s.place[g, seat] = first + 1
+            s.num_out[g] += 1
+            s.active[g, seat] = False
+    s.round_winner[g] = np.argmin(s.place[g])
 
 
 # --- stage 3: the turn's effects --------------------------------------------------------------

@@ -211,7 +211,7 @@ def apply_action(rules, s, g, action):
     elif decision == Decision.CATCH:
         catch(rules, s, g)
     elif decision == Decision.DOBON:
-        dobon(s, g, player)
+        dobon(rules, s, g, player)
     elif decision == Decision.CHOOSE_COLOR:
         choose_color(rules, s, g, player, action)
     elif decision == Decision.CHOOSE_TARGET:
