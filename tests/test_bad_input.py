@@ -201,3 +201,71 @@ def test_observe_rejects_bad_players_naming_them(players):
     eng = Engine(Rules(num_players=4), 3, seed=0)
     with pytest.raises(ValueError, match="players must be"):
         eng.observe(players)
+
+
+# --- no silent coercion ------------------------------------------------------------------
+
+DURATION = np.timedelta64(3)
+
+
+def test_a_numpy_duration_is_not_an_action(batch):
+    before = snapshot(batch)
+    with pytest.raises(TypeError, match="action"):
+        batch.step(np.array([DURATION] * batch.num_games))
+    assert_same_state(before, snapshot(batch))
+
+
+def test_a_numpy_duration_is_not_a_seed_nor_a_number_of_players(batch):
+    before = snapshot(batch)
+    with pytest.raises(TypeError, match="seed"):
+        batch.reset(seed=DURATION)
+    assert_same_state(before, snapshot(batch))
+    with pytest.raises(TypeError, match="seed"):
+        Engine(Rules(), 2, seed=DURATION)
+    with pytest.raises(ValueError, match="num_players"):
+        Rules(num_players=DURATION)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "name"), [
+    (dict(game=0.9), TypeError, "game"), (dict(game=-1), ValueError, "game"),
+    (dict(game=4), ValueError, "game"), (dict(game=True), TypeError, "game"),
+    (dict(seat=1.0), TypeError, "seat"), (dict(seat=-1), ValueError, "seat"),
+    (dict(num_worlds=2.0), TypeError, "num_worlds"),
+    (dict(num_worlds=DURATION), TypeError, "num_worlds"),
+    (dict(drew_on_weight="0.5"), TypeError, "drew_on_weight")])
+def test_sample_worlds_names_a_bad_argument(batch, kwargs, error, name):
+    game = 0
+    args = dict(game=game, seat=int(batch.current_player[game]), num_worlds=2,
+                drew_on_weight=1.0) | kwargs
+    before = snapshot(batch)
+    with pytest.raises(error, match=name):
+        batch.sample_worlds(rng=np.random.default_rng(0), **args)
+    assert_same_state(before, snapshot(batch))
+
+
+@pytest.mark.parametrize("method", ["top_card", "current_color", "phase_name",
+                                    "legal_action_names"])
+@pytest.mark.parametrize(("game", "error"), [(-1, ValueError), (4, ValueError),
+                                             (0.0, TypeError), (DURATION, TypeError)])
+def test_one_game_views_do_not_wrap_negative_indexes(batch, method, game, error):
+    with pytest.raises(error, match="game"):
+        getattr(batch, method)(game)
+
+
+@pytest.mark.parametrize(("game", "player", "name"), [(-1, 0, "game"), (0, -1, "player"),
+                                                      (0, 3, "player"), (0, 1.0, "player")])
+def test_hand_does_not_wrap_negative_indexes(batch, game, player, name):
+    with pytest.raises((TypeError, ValueError), match=name):
+        batch.hand(game, player)
+    assert batch.hand(np.int64(3), np.int8(2)) == batch.hand(3, 2)
+
+
+def test_a_numpy_duration_is_not_an_action_of_the_pettingzoo_env():
+    import uno_env
+
+    env = uno_env.env(preset="official", num_players=2)
+    env.reset(seed=1)
+    before = snapshot(env.unwrapped.engine)
+    with pytest.raises(TypeError, match="action"):
+        env.step(DURATION)
+    assert_same_state(before, snapshot(env.unwrapped.engine))

@@ -76,9 +76,9 @@ def test_worlds_need_the_acting_player_of_a_running_game() -> None:
     seat = int(eng.state.current[0])
     with pytest.raises(ValueError, match="is not the acting player of game 0"):
         eng.sample_worlds(0, (seat + 1) % 3, 4, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="game 5 out of range"):
+    with pytest.raises(ValueError, match="game must be an integer between 0 and 1, got 5"):
         eng.sample_worlds(5, seat, 4, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="num_worlds must be a positive integer"):
+    with pytest.raises(ValueError, match="num_worlds must be an integer at least 1"):
         eng.sample_worlds(0, seat, 0, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"drew_on_weight must be in \(0, 1\]"):
         eng.sample_worlds(0, seat, 4, np.random.default_rng(0), drew_on_weight=0.0)

@@ -11,7 +11,8 @@ before any state changes, so a bad value fails the same way everywhere:
   seed, an action id beyond 64 bits).
 
 Both name the argument and show the value as given. numpy integers (``np.int64(4)``,
-``np.uint8``) are accepted wherever Python ints are.
+``np.uint8``) are accepted wherever Python ints are; ``np.timedelta64``, which numpy
+counts among its integers, is a duration and is not.
 """
 
 from __future__ import annotations
@@ -34,8 +35,13 @@ def describe(value: Any) -> str:
     return f"{type(value).__name__} {text}"
 
 
-def _is_integer(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+def is_integer(value: Any) -> bool:
+    """Whether ``value`` is a Python or numpy integer (not a bool, not a numpy duration)."""
+    return (isinstance(value, (int, np.integer))
+            and not isinstance(value, (bool, np.bool_, np.timedelta64)))
+
+
+_is_integer = is_integer
 
 
 def integer(value: Any, name: str, low: int | None = None, high: int | None = None) -> int:

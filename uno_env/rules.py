@@ -11,8 +11,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any
 
-import numpy as np
-
+from . import checks
 from .cards import DECKS
 
 #: Allowed values of every option that takes one of a fixed set of strings.
@@ -182,8 +181,7 @@ def _validate(r: Rules) -> None:
     for name in _INT_OPTIONS:
         value = getattr(r, name)
         low, high = INT_RANGES[name]
-        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
-                or not low <= value <= high):
+        if not checks.is_integer(value) or not low <= value <= high:
             raise ValueError(f"option {name} must be an integer from {low} to {high}, "
                              f"got {value!r}")
         object.__setattr__(r, name, int(value))   # numpy integers become ints

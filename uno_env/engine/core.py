@@ -506,7 +506,11 @@ class Engine:
         """A new engine of ``num_worlds`` possible worlds of ``game`` as its acting
         player ``seat`` knows it: public facts kept, unseen cards dealt at random, or
         by a belief with ``drew_on_weight`` < 1 (see :mod:`uno_env.engine.worlds`)."""
-        state = sample_worlds(self.rules, self.state, int(game), int(seat), num_worlds, rng,
+        game = self._game(game)
+        seat = checks.integer(seat, "seat", 0, self.num_players - 1)
+        num_worlds = checks.integer(num_worlds, "num_worlds", 1)
+        drew_on_weight = checks.real(drew_on_weight, "drew_on_weight")
+        state = sample_worlds(self.rules, self.state, game, seat, num_worlds, rng,
                               drew_on_weight)
         worlds = Engine(self.rules, state.num_games, 0, self.backend)
         worlds.state = state
@@ -514,22 +518,35 @@ class Engine:
 
     # --- one game, by name ------------------------------------------------------------------
 
+    def _game(self, game: int) -> int:
+        """``game`` as an index into the games (``TypeError``/``ValueError`` otherwise:
+        a negative index does not count from the end)."""
+        return checks.integer(game, "game", 0, self.num_games - 1)
+
     def hand(self, game: int, player: int) -> list[str]:
+        """The cards of ``player`` in ``game``, by name."""
+        game = self._game(game)
+        player = checks.integer(player, "player", 0, self.num_players - 1)
         return cards_from_counts(self.state.hands[game, player])
 
     def top_card(self, game: int = 0) -> str:
-        return card_name(self.state.top[game])
+        """The top card of ``game``'s discard pile, by name."""
+        return card_name(self.state.top[self._game(game)])
 
     def current_color(self, game: int = 0) -> str:
-        return COLORS[int(self.state.color[game])]
+        """The color to match in ``game``."""
+        return COLORS[int(self.state.color[self._game(game)])]
 
     def phase_name(self, game: int = 0) -> str:
+        """What ``game`` waits for (``"over"`` once it has ended)."""
+        game = self._game(game)
         if self.state.done[game]:
             return "over"
         return PHASE_NAMES[int(self.state.phase[game])]
 
     def legal_action_names(self, game: int = 0) -> list[str]:
-        return [ACTION_NAMES[a] for a in where(self.legal_action_mask()[game])]
+        """The names of the actions legal in ``game``."""
+        return [ACTION_NAMES[a] for a in where(self.legal_action_mask()[self._game(game)])]
 
     def step_names(self, names: str | Sequence[str]
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
