@@ -1,0 +1,139 @@
+"""Ablation of PPO from scratch: which setting stops it below ``greedy``?
+
+    python experiments/ppo_ablation.py --timesteps 500000 --seeds 0,1,2 --jobs 2 \\
+        --out runs/ppo-ablation
+
+Each variant changes one thing against the baseline (the defaults of
+``experiments/train_ppo.py``, learner heads-up against ``greedy`` on ``official``)
+and is trained for the same number of learner decisions, once per seed, each run in
+its own process (``train_ppo.py``, so every run is exactly a command a user can
+repeat). Every trained policy is then measured against ``greedy`` on the same
+``--deals`` duplicate deals (train_ppo's evaluation, deal seeds from 10,000), and the
+table gives each variant's mean over seeds, every seed's rate and the interval of
+each. Runs already finished in ``--out`` (their ``eval.json`` exists) are reused, so
+a killed ablation continues where it stopped; ``--list`` prints the variants.
+
+Writes ``--out/ablation.json`` (settings, command, one row per run) and
+``--out/ablation.md`` (the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Each variant's flags for train_ppo.py on top of the baseline, and what it tests.
+VARIANTS: dict[str, tuple[list[str], str]] = {
+    "baseline": ([], "the defaults: net 128,128, lr 3e-4, entropy 0.01, 256 games x 64 "
+                     "steps, batch 4096, 4 epochs, gamma 0.995, lambda 0.95, log scaling"),
+    "raw-obs": (["--no-obs-scaling"], "observation scaling off"),
+    "wide": (["--net", "256,256"], "wider network"),
+    "big": (["--net", "512,512,256"], "wider and deeper network"),
+    "lr-1e-4": (["--learning-rate", "1e-4"], "lower learning rate"),
+    "lr-1e-3": (["--learning-rate", "1e-3"], "higher learning rate"),
+    "ent-0": (["--ent-coef", "0"], "no entropy bonus"),
+    "ent-0.03": (["--ent-coef", "0.03"], "more entropy bonus"),
+    "long-rollout": (["--n-steps", "256", "--batch-size", "16384"],
+                     "4x longer rollouts and batches"),
+    "epochs-10": (["--n-epochs", "10"], "more passes per rollout"),
+    "mc-returns": (["--gamma", "1", "--gae-lambda", "1"],
+                   "undiscounted Monte-Carlo returns (no value bootstrapping)"),
+    "self-play": (["--opponents", "self-play", "--heuristics", "greedy,tuned,random_play"],
+                  "a pool of its snapshots and three heuristics instead of greedy alone"),
+}
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--variants", default=",".join(VARIANTS),
+                        help="comma-separated variant names (--list shows them)")
+    parser.add_argument("--timesteps", type=int, default=500_000,
+                        help="learner decisions each run trains on")
+    parser.add_argument("--seeds", default="0,1,2", help="training seeds, comma-separated")
+    parser.add_argument("--deals", type=int, default=2000,
+                        help="duplicate deals of the evaluation against greedy")
+    parser.add_argument("--jobs", type=int, default=2, help="runs trained at once")
+    parser.add_argument("--out", default="runs/ppo-ablation", help="output folder")
+    parser.add_argument("--list", action="store_true", help="print the variants and stop")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, (flags, what) in VARIANTS.items():
+            print(f"{name:14} {what} ({' '.join(flags) or 'no flags'})")
+        raise SystemExit(0)
+    unknown = [v for v in args.variants.split(",") if v not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown variant(s) {unknown}; variants: {', '.join(VARIANTS)}")
+    try:
+        args.seed_list = [int(s) for s in args.seeds.split(",")]
+    except ValueError:
+        parser.error(f"--seeds must be integers separated by commas, got {args.seeds!r}")
+    for name in ("timesteps", "deals", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    return args
+
+
+def run_one(variant: str, seed: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Train (unless done already) and read one run's evaluation against greedy."""
+    out = Path(args.out) / f"{variant}-seed{seed}"
+    if not (out / "eval.json").exists():
+        flags = VARIANTS[variant][0]
+        command = [sys.executable, str(Path(__file__).parent / "train_ppo.py"), *flags,
+                   "--timesteps", str(args.timesteps), "--seed", str(seed),
+                   "--eval-opponents", "greedy", "--eval-deals", str(args.deals),
+                   "--checkpoint-every", str(10 * args.timesteps), "--no-progress",
+                   "--out", str(out)]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    result = json.loads((out / "eval.json").read_text())[0]
+    config = json.loads((out / "config.json").read_text())
+    return {"variant": variant, "seed": seed, "win_rate": result["win_rate"],
+            "low": result["low"], "high": result["high"], "games": result["games"],
+            "seconds": config["seconds"], "command": config["command"]}
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The markdown table: one line per variant, mean over seeds and each seed."""
+    lines = ["| variant | what changes | mean vs greedy | spread (min-max) | each seed "
+             "[95% interval] |", "|---|---|---:|---:|---|"]
+    for name in dict.fromkeys(r["variant"] for r in rows):
+        runs = [r for r in rows if r["variant"] == name]
+        rates = np.array([r["win_rate"] for r in runs])
+        each = ", ".join(f"{r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]" for r in runs)
+        lines.append(f"| {name} | {VARIANTS[name][1]} | {rates.mean():.1%} | "
+                     f"{rates.min():.1%}-{rates.max():.1%} | {each} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(v, s) for v in args.variants.split(",") for s in args.seed_list]
+    try:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            rows = list(pool.map(lambda job: run_one(*job, args), jobs))
+    except KeyboardInterrupt:
+        raise SystemExit("stopped: finished runs are kept; the same command continues") \
+            from None
+    record = {"command": "python experiments/ppo_ablation.py " + shlex.join(argv),
+              "timesteps": args.timesteps, "deals": args.deals, "runs": rows}
+    for name, text in (("ablation.json", json.dumps(record, indent=2) + "\n"),
+                       ("ablation.md", table(rows))):
+        tmp = out / f".{name}.tmp"
+        tmp.write_text(text)
+        tmp.replace(out / name)
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
