@@ -9,7 +9,6 @@ configs and command lines can name opponents.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from .base import Agent, BatchAgent, choose_actions, masked_argmax
@@ -19,6 +18,7 @@ from .ismcts import IsmctsAgent
 from .pool import AgentPool
 from .random_agent import RandomAgent
 from .random_play import RandomPlayAgent
+from .spec import SpecError, build, split_spec
 
 #: Agents constructible by name.
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "random_play": RandomPlayAgent,
@@ -38,15 +38,10 @@ def _value(text: str) -> Any:
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"name:key=value,key=value"`` as ``(name, {key: value})`` (values typed by
-    :func:`_value`); raises ``ValueError`` naming the malformed part."""
-    name, _, params = spec.strip().partition(":")
-    kwargs: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in params.split(","))):
-        key, eq, text = item.partition("=")
-        if not eq or not key.strip() or not text.strip():
-            raise ValueError(f"agent spec {spec!r}: parameter {item!r} is not key=value")
-        kwargs[key.strip()] = _value(text.strip())
-    return name.strip(), kwargs
+    :func:`_value`); raises ``ValueError`` naming the malformed part. :func:`make_agent`
+    reads each value as the type of the parameter it sets instead (:mod:`agents.spec`)."""
+    name, texts = split_spec(spec)
+    return name, {key: _value(text) for key, text in texts.items()}
 
 
 def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
@@ -55,8 +50,10 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO model (a path, or the
     stem of a shipped model, see :mod:`agents.policy`), ``"improved:<model>"`` a
     heuristic with a learned advantage (:mod:`agents.improved`), ``"net:<model>"`` a
-    standalone network policy (:mod:`agents.net`). Unknown names and
-    parameters raise ``ValueError``."""
+    standalone network policy (:mod:`agents.net`). Unknown names and parameters, and
+    values of the wrong type for their parameter (``budget=true``, an integer given as
+    ``2.7``), raise ``ValueError`` naming the agent, the parameter and the value (see
+    :mod:`agents.spec`)."""
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from .policy import PolicyAgent  # torch is an optional extra
 
@@ -70,18 +67,10 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
 
         return ImprovedAgent(spec[len("improved:"):], **kwargs)
     if isinstance(spec, str):
-        name, params = parse_agent_spec(spec)
+        name, params = split_spec(spec)
         if name not in AGENTS:
-            raise ValueError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
-        cls = AGENTS[name]
-        params.update(kwargs)
-        accepted = [k for k, p in inspect.signature(cls.__init__).parameters.items()
-                    if k != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-        unknown = [k for k in params if k not in accepted]
-        if unknown:
-            raise ValueError(f"agent {name!r} has no parameter {unknown[0]!r}; parameters: "
-                             f"{', '.join(accepted) or 'none'}")
-        return cls(**params)
+            raise SpecError(f"unknown agent {name!r}; agents: {', '.join(AGENTS)}")
+        return build(name, AGENTS[name], params, kwargs)
     if not callable(getattr(spec, "act", None)):
         raise TypeError(f"an agent needs an act(observations, masks, rng) method, got {spec!r}")
     return spec

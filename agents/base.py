@@ -101,13 +101,18 @@ def choose_in_parts(parts: Sequence[tuple[BatchAgent, np.ndarray]], engine: Engi
     return actions
 
 
-def check_batch(observations: np.ndarray, masks: np.ndarray) -> None:
-    """Raise ``ValueError`` if the observation and mask batches do not line up."""
+def check_batch(observations: np.ndarray, masks: np.ndarray, width: int | None = None) -> None:
+    """Raise ``ValueError`` if the observation and mask batches do not line up, or (given
+    ``width``, for agents that read their observations) the observations do not have
+    ``width`` columns."""
     if masks.ndim != 2:
         raise ValueError(f"masks must be bool[B, A], got shape {masks.shape}")
     if observations.ndim != 2 or observations.shape[0] != masks.shape[0]:
         raise ValueError(f"observations must be float32[B, D] with B={masks.shape[0]}, "
                          f"got shape {observations.shape}")
+    if width is not None and observations.shape[1] != width:
+        raise ValueError(f"observations must have {width} columns (the engine's observation "
+                         f"size), got {observations.shape[1]}")
 
 
 def masked_argmax(scores: np.ndarray, masks: np.ndarray) -> np.ndarray:

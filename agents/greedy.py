@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from uno_env import checks
 from uno_env.actions import (
     ACTION_COLOR,
     ACTION_KIND,
@@ -40,7 +41,7 @@ from uno_env.cards import (
     NUM_COLORS,
     POINTS_STANDARD,
 )
-from uno_env.engine.observe import VIEW_SLICES
+from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES
 
 from .base import Agent, check_batch, masked_argmax
 
@@ -94,7 +95,7 @@ class GreedyAgent(Agent):
     uses_rng = False
 
     def __init__(self, challenge_threshold: int = 3) -> None:
-        self.challenge_threshold = int(challenge_threshold)
+        self.challenge_threshold = checks.integer(challenge_threshold, "challenge_threshold")
 
     def __repr__(self) -> str:
         return f"GreedyAgent(challenge_threshold={self.challenge_threshold})"
@@ -119,5 +120,5 @@ class GreedyAgent(Agent):
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
-        check_batch(observations, masks)
+        check_batch(observations, masks, OBS_SIZE)
         return masked_argmax(self.scores(observations), masks)

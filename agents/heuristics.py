@@ -35,6 +35,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from uno_env.engine.observe import OBS_SIZE
+
 from .base import Agent, check_batch, masked_argmax
 from .features import FEATURES, feature_scores, num_players
 
@@ -206,7 +208,7 @@ class LinearAgent(Agent):
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
-        check_batch(observations, masks)
+        check_batch(observations, masks, OBS_SIZE)
         weights = self.row_weights(observations)
         return masked_argmax(feature_scores(observations, weights, masks), masks)
 

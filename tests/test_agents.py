@@ -200,6 +200,58 @@ def test_bad_agent_specs_are_named(spec: str, message: str) -> None:
         make_agent(spec)
 
 
+@pytest.mark.parametrize(("spec", "parameter", "value"), [
+    ("greedy:challenge_threshold=inf", "challenge_threshold", "inf"),
+    ("greedy:challenge_threshold=2.7", "challenge_threshold", "2.7"),
+    ("greedy:challenge_threshold=abc", "challenge_threshold", "abc"),
+    ("greedy:challenge_threshold=" + "9" * 5000, "challenge_threshold", "999"),
+    ("ismcts:budget=true", "budget", "true"),
+    ("ismcts:budget=1e3", "budget", "1e3"),
+    ("ismcts:confidence=nan", "confidence", "nan"),
+    ("ismcts:confidence=-inf", "confidence", "-inf"),
+    ("ismcts:drew_on_weight=heavy", "drew_on_weight", "heavy"),
+    ("ismcts:playout=nobody", "playout", "nobody"),
+    ("ismcts:budget=0", "budget", "0"),
+])
+def test_a_spec_value_of_the_wrong_type_names_agent_parameter_and_value(
+        spec: str, parameter: str, value: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        make_agent(spec)
+    message = str(caught.value)
+    assert spec.split(":")[0] in message and value in message, message
+    assert parameter in message or "unknown agent" in message, message
+    assert len(message) < 200
+
+
+@pytest.mark.parametrize(("kwargs", "parameter"), [
+    (dict(challenge_threshold=2.7), "challenge_threshold"),
+    (dict(challenge_threshold=True), "challenge_threshold"),
+    (dict(challenge_threshold="4"), "challenge_threshold"),
+])
+def test_keyword_values_are_held_to_the_parameter_types(kwargs: dict, parameter: str) -> None:
+    with pytest.raises(ValueError, match=f"agent 'greedy': parameter '{parameter}'"):
+        make_agent("greedy", **kwargs)
+
+
+def test_spec_values_are_read_as_their_parameter_types() -> None:
+    agent = make_agent("ismcts:budget=12,confidence=1,drew_on_weight=0.5,playout=greedy")
+    assert (agent.budget, agent.confidence, agent.drew_on_weight) == (12, 1.0, 0.5)
+    assert type(agent.budget) is int and type(agent.confidence) is float
+    assert make_agent("greedy", challenge_threshold=np.int64(4)).challenge_threshold == 4
+
+
+@pytest.mark.parametrize("name", ["greedy", "tuned", "defender"])
+@pytest.mark.parametrize("columns", [-1, 1])
+def test_observation_readers_reject_observations_of_another_width(name: str,
+                                                                  columns: int) -> None:
+    eng = Engine(Rules(), 3, seed=0)
+    obs, masks = eng.observe(), eng.legal_action_mask()
+    wrong = np.zeros((3, obs.shape[1] + columns), np.float32)
+    wrong[:, :min(obs.shape[1], wrong.shape[1])] = obs[:, :wrong.shape[1]]
+    with pytest.raises(ValueError, match=f"observations must have {obs.shape[1]} columns"):
+        make_agent(name).act(wrong, masks, np.random.default_rng(0))
+
+
 @pytest.mark.parametrize("spec", ["ismcts:budget=12", "ismcts:budget=12,drew_on_weight=0.2"])
 def test_ismcts_ignores_hidden_cards(spec: str) -> None:
     """Its choices depend on the public game only: other hands and pile order re-dealt,
