@@ -597,6 +597,30 @@ def test_uno_not_legal_without_a_play_down_to_one_card(hand):
     assert "uno" not in eng.legal_action_names()
 
 
+def test_uno_legal_before_a_discard_all_that_leaves_one_card():
+    eng = make([["RDA", "R1", "G3"], ["B1", "B2"], ["Y3", "Y4"]], top="R5", preset="no_mercy")
+    assert set(eng.legal_action_names()) == {"draw", "play R1", "play RDA", "uno"}
+    eng.step_names("uno")
+    eng.step_names("play RDA")
+    assert eng.hand(0, 0) == ["G3"]
+    assert "catch" not in eng.legal_action_names()
+
+
+@pytest.mark.parametrize("hand", [["RDA", "R1", "R2"], ["RDA", "G3", "G4", "R1"]])
+def test_uno_not_legal_when_a_discard_all_leaves_none_or_several(hand):
+    eng = make([hand, ["B1", "B2"], ["Y3", "Y4"]], top="R5", preset="no_mercy")
+    assert "uno" not in eng.legal_action_names()
+
+
+def test_uno_legal_before_discard_alls_laid_together_that_leave_one_card():
+    eng = make([["RDA", "GDA", "G1", "R2", "B3"], ["B1", "B2"], ["Y3", "Y4"]], top="R5",
+               preset="no_mercy", multi_play="same_kind")
+    assert "uno" in eng.legal_action_names()
+    eng.step_names("play RDA")
+    assert eng.phase_name() == "multi"
+    assert set(eng.legal_action_names()) == {"play GDA", "pass", "uno"}
+
+
 def test_uno_legal_after_drawing_a_playable_second_card():
     eng = make([["B2"], ["B1"], ["Y3"]], top="G5", pile=["G7"])
     eng.step_names("draw")

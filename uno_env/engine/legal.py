@@ -68,6 +68,11 @@ IS_D2 = KIND_SYMBOL == SYM_DRAW2
 IS_D4 = DRAW_VALUE == 4
 IS_REVERSE = KIND_SYMBOL == SYM_REVERSE
 IS_SKIP = KIND_SYMBOL == SYM_SKIP
+IS_DISCARD_ALL = KIND_SYMBOL == SYM_DISCARD_ALL
+#: The Discard All of each color, and every subset of the colors as 0/1 rows.
+DISCARD_ALL = np.flatnonzero(IS_DISCARD_ALL)
+COLOR_SETS = ((np.arange(1, 1 << NUM_COLORS)[:, None] >> np.arange(NUM_COLORS)) & 1).astype(
+    np.int64)
 #: Cards that do not block Dobon (a hand of only these may not declare it).
 IS_DOBON_BLOCKED = IS_D2 | IS_REVERSE | IS_SKIP
 
@@ -229,8 +234,47 @@ def could_reach_one(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kind
     """Whether a play this turn could leave exactly one card (the UNO call is then legal).
 
     ``kinds``: the legal plays (``any_play``: any of them); ``follow``: per game, the
-    kind just laid in a multi-card play (-1 where the play has not started).
+    kind just laid in a multi-card play (-1 where the play has not started). A
+    Discard All takes the other cards of its color along (:func:`discard_all_reach`).
     """
+    if not tables(rules).has_discard_all:
+        return _plain_reach(rules, hands, sizes, kinds, follow, any_play)
+    plain = kinds & ~IS_DISCARD_ALL
+    after = None if follow is None else np.where(IS_DISCARD_ALL[np.maximum(follow, 0)], -2,
+                                                 follow)
+    return (_plain_reach(rules, hands, sizes, plain, after, plain.any(axis=1))
+            | discard_all_reach(rules, hands, sizes, kinds, follow))
+
+
+def discard_all_reach(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray,
+                      kinds: np.ndarray, follow: np.ndarray | None) -> np.ndarray:
+    """Whether laying Discard Alls this turn could leave exactly one card.
+
+    Each Discard All laid takes every card of its color from the hand. The play's
+    first one must be legal (``kinds``); where a multi-card play groups Discard Alls
+    of several colors, any further held colors may follow (``follow``: a Discard All
+    was just laid, and any held colors may follow it).
+    """
+    color_count = hands[:, :NUM_COLORED_KINDS].reshape(-1, NUM_COLORS, NUM_COLORED_SYMBOLS).sum(
+        axis=2, dtype=np.int64)                                           # [n, C]
+    held = hands[:, DISCARD_ALL] > 0
+    grouped = bool(tables(rules).compat[DISCARD_ALL[0], DISCARD_ALL[1]])
+    removed = color_count @ COLOR_SETS.T                                  # [n, sets]
+    within = (COLOR_SETS[None, :, :] <= held[:, None, :]).all(axis=2)     # colors all held
+    size = COLOR_SETS.sum(axis=1)
+    going = np.zeros(sizes.shape, bool) if follow is None else IS_DISCARD_ALL[
+        np.maximum(follow, 0)] & (follow >= 0)
+    starts = (COLOR_SETS[None, :, :] & kinds[:, DISCARD_ALL][:, None, :]).any(axis=2)
+    ok = within & np.where(going[:, None], True, starts)
+    if not grouped:
+        ok &= (size == 1)[None, :] & ~going[:, None]
+    return (ok & (sizes[:, None] - removed == 1)).any(axis=1)
+
+
+def _plain_reach(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
+                 follow: np.ndarray | None, any_play: np.ndarray) -> np.ndarray:
+    """:func:`could_reach_one` for plays of cards that take no other card along
+    (``follow`` -2: the play goes on with cards this does not count)."""
     reach = (sizes == 2) & any_play
     if rules.multi_play == MultiPlay.NONE:
         return reach
@@ -243,8 +287,8 @@ def could_reach_one(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kind
     need = sizes[cand] - 1.0
     if follow is not None:
         after = follow[cand]
-        going = after >= 0
-        g_after = group[np.maximum(after, 0)]
+        going = after != -1
+        g_after = np.where(after >= 0, group[np.maximum(after, 0)], -1)
         following = counts[np.arange(cand.size), np.maximum(g_after, 0)] * (g_after >= 0)
         reach[cand[going]] = following[going] >= need[going]
         cand, counts, need = cand[~going], counts[~going], need[~going]

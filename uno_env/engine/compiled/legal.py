@@ -37,7 +37,18 @@ from ..codes import (
     StackSkip,
     Wd4Restriction,
 )
-from ..legal import IS_D2, IS_D4, IS_DOBON_BLOCKED, IS_REVERSE, IS_SKIP, WD4, WILD
+from ..legal import (
+    COLOR_SETS,
+    DISCARD_ALL,
+    IS_D2,
+    IS_D4,
+    IS_DISCARD_ALL,
+    IS_DOBON_BLOCKED,
+    IS_REVERSE,
+    IS_SKIP,
+    WD4,
+    WILD,
+)
 from ..state import (
     AFTER_DRAW,
     CHOOSE_COLOR,
@@ -134,6 +145,48 @@ def dobon_eligible(hand, size, top):
 @njit(cache=True)
 def could_reach_one(rules, hand, size, kinds, follow, any_play):
     """Whether a play this turn could leave exactly one card (see ``legal.could_reach_one``)."""
+    if not rules.has_discard_all:
+        return plain_reach(rules, hand, size, kinds, follow, any_play)
+    plain = kinds & ~IS_DISCARD_ALL
+    after = -2 if follow >= 0 and IS_DISCARD_ALL[follow] else follow
+    return (plain_reach(rules, hand, size, plain, after, plain.any())
+            or discard_all_reach(rules, hand, size, kinds, follow))
+
+
+@njit(cache=True)
+def discard_all_reach(rules, hand, size, kinds, follow):
+    """Whether laying Discard Alls this turn could leave exactly one card (see
+    ``legal.discard_all_reach``)."""
+    going = follow >= 0 and IS_DISCARD_ALL[follow]
+    grouped = rules.compat[DISCARD_ALL[0], DISCARD_ALL[1]]
+    if going and not grouped:
+        return False
+    color_count = np.zeros(NUM_COLORS, np.int64)
+    for c in range(NUM_COLORS):
+        for k in range(c * NUM_COLORED_SYMBOLS, (c + 1) * NUM_COLORED_SYMBOLS):
+            color_count[c] += hand[k]
+    for row in range(COLOR_SETS.shape[0]):
+        colors = COLOR_SETS[row]
+        if not grouped and colors.sum() != 1:
+            continue
+        ok = going
+        removed = 0
+        for c in range(NUM_COLORS):
+            if colors[c]:
+                ok = ok or kinds[DISCARD_ALL[c]]
+                if hand[DISCARD_ALL[c]] == 0:
+                    ok = False
+                    break
+                removed += color_count[c]
+        if ok and size - removed == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def plain_reach(rules, hand, size, kinds, follow, any_play):
+    """:func:`could_reach_one` for cards that take no other card along (``follow`` -2:
+    the play goes on with cards this does not count)."""
     if size == 2:
         return any_play
     if rules.multi_play == MultiPlay.NONE or size <= 2 or not any_play:
@@ -144,8 +197,8 @@ def could_reach_one(rules, hand, size, kinds, follow, any_play):
         if groups[k] >= 0:
             counts[groups[k]] += hand[k]
     need = size - 1
-    if follow >= 0:
-        group = groups[follow]
+    if follow != -1:
+        group = groups[follow] if follow >= 0 else -1
         return group >= 0 and counts[group] >= need
     most = 0
     for k in range(NUM_KINDS):
