@@ -9,6 +9,7 @@ move: the ``uno-env play`` command.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -21,6 +22,10 @@ from uno_env.render import render_ansi
 from uno_env.rules import Rules
 
 from .base import Agent, BatchAgent, check_batch, choose_actions
+
+#: A choice by number: a few ASCII digits (``str.isdigit`` also accepts ``²``, which
+#: ``int`` rejects).
+_CHOICE = re.compile(r"[0-9]{1,6}")
 
 
 class HumanAgent(Agent):
@@ -60,7 +65,9 @@ class HumanAgent(Agent):
 
     @staticmethod
     def _parse(text: str, legal: np.ndarray) -> int | None:
-        if text.isdigit():
+        """The legal action ``text`` names (a number from the list or an action name), or
+        None for anything else (other digits, such as ``²``, and huge numbers included)."""
+        if _CHOICE.fullmatch(text):
             i = int(text)
             return int(legal[i - 1]) if 1 <= i <= legal.size else None
         try:

@@ -30,6 +30,25 @@ def test_human_agent_takes_numbers_or_names_and_asks_again_on_a_wrong_entry() ->
             eng.observe(), eng.legal_action_mask(), np.random.default_rng(0))
 
 
+@pytest.mark.parametrize("entry", ["\u00b2", "\u0663", "1" * 5000, "-1", "1.0", "+1", " "])
+def test_an_entry_that_is_no_choice_is_asked_again(entry: str) -> None:
+    eng = Engine.from_setup(Rules(num_players=2), hands=[["R9", "G1", "B2"], ["G3", "B5"]],
+                            top="R5", current=0)
+    out = io.StringIO()
+    agent = HumanAgent(io.StringIO(f"{entry}\n2\n"), out)
+    chosen = agent.act(eng.observe(), eng.legal_action_mask(), np.random.default_rng(0))
+    assert chosen.tolist() == [100]                          # draw, the second choice
+    assert out.getvalue().count("is not one of the legal actions") == 1
+
+
+def test_the_play_command_goes_on_after_a_bad_line(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\u00b2\n" + "9" * 5000 + "\n" + "1\n" * 2000))
+    assert main(["play", "--players", "2", "--opponents", "random_play", "--seed", "3",
+                 "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("is not one of the legal actions") == 2 and "game over:" in out
+
+
 def test_play_command_deals_a_game_and_shows_the_table(monkeypatch, capsys) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("oops\n" + "1\n" * 2000))
     assert main(["play", "--players", "3", "--opponents", "greedy,random_play",
