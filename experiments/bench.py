@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from uno_env import PRESETS, Rules
+from uno_env.cli import run_command
 from uno_env.engine import Engine
 from uno_env.engine.core import default_backend
 from uno_env.learner import LearnerCore
@@ -437,4 +438,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "bench"))

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import backend_version, cpu_model, load_average, print_table  # noqa: E402
 
 from uno_env import Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 from uno_env.tournament import tournament  # noqa: E402
 
 LINE_UPS = {"greedy x4": ["greedy"] * 4, "greedy vs 3 random": ["greedy", "random", "random",
@@ -61,4 +62,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "bench_tournament"))

@@ -41,6 +41,7 @@ import torch  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.improved import ImprovedAgent, load_advisers, save_advisers  # noqa: E402
 from uno_env import Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_ppo import deal_wins, parse_dataclass, versus_base  # noqa: E402
@@ -136,4 +137,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "combine_advisers"))

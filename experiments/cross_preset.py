@@ -39,6 +39,7 @@ from train_ppo import Config, head_to_head, train  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 
 MIXTURE = "mixture"
 
@@ -190,4 +191,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "cross_preset"))

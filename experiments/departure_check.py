@@ -41,6 +41,7 @@ from tqdm.auto import tqdm  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.ismcts import IsmctsAgent, pick  # noqa: E402
 from uno_env import Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 from uno_env.engine.state import PHASE_NAMES  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -140,4 +141,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "departure_check"))

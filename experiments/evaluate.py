@@ -26,6 +26,7 @@ from train_ppo import deal_wins, mean_interval, win_rate  # noqa: E402
 
 from agents import make_agent  # noqa: E402
 from uno_env import Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -75,4 +76,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "evaluate"))

@@ -10,12 +10,14 @@ CPU figure is what the agent costs on its own core when the machine is shared).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
 
 from agents import choose_actions, make_agent
 from uno_env import Engine, Rules
+from uno_env.cli import run_command
 
 
 def decisions_per_second(spec: str, rules: Rules, batch: int, calls: int, seed: int = 0
@@ -57,4 +59,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "search_speed"))

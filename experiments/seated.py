@@ -11,6 +11,7 @@ shards) is :mod:`uno_env.tournament`.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from agents import make_agent
 from agents.base import BatchAgent, choose_in_parts
 from uno_env import Engine, Rules
+from uno_env.cli import run_command
 from uno_env.simulate import wilson_interval
 
 
@@ -77,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "seated"))

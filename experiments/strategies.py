@@ -35,6 +35,7 @@ from parallel import executor  # noqa: E402
 
 from agents import AGENTS  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 from uno_env.tournament import TournamentResult, tournament  # noqa: E402
 from uno_env.tournament_report import matrix_rows  # noqa: E402
 
@@ -403,4 +404,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "strategies"))

@@ -57,6 +57,7 @@ from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E40
 from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
 from uno_env import Engine, Rules  # noqa: E402
 from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_ppo import deal_wins, head_to_head, parse_dataclass, versus_base, win_rate  # noqa: E402
@@ -340,4 +341,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "train_improvement"))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from agents.features import FEATURES, feature_scores
 from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
 from agents.random_play import RANDOM_PLAY_TIERS
 from uno_env import Engine, Rules
+from uno_env.cli import run_command
 from uno_env.engine.rng import GOLDEN, mix64, next_random, seed_key
 
 try:
@@ -195,4 +197,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "tune_heuristic"))

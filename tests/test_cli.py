@@ -138,3 +138,56 @@ def test_simulation_with_compaction_plays_every_game() -> None:
     assert res.games == 300
     assert res.seat_wins().sum() == res.terminated
     assert ((res.decisions >= 1) & (res.decisions <= 120)).all()
+
+
+def test_ctrl_c_ends_a_command_with_one_line_and_status_130(monkeypatch, capsys) -> None:
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+    monkeypatch.setattr("uno_env.cli.cmd_presets", interrupted)
+    assert main(["presets"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "uno-env: interrupted"
+
+
+def test_ctrl_c_in_a_running_command_prints_no_traceback() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "uno_env.cli", "simulate", "--games",
+                             "100000000", "--batch", "64", "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("uno-env: interrupted")
+
+
+@pytest.mark.parametrize(("error", "message"), [
+    (ValueError("bad\nvalue"), "uno-env: bad value"),
+    (KeyError("weights"), "uno-env: KeyError: 'weights'"),
+    (IsADirectoryError(21, "Is a directory", "m.zip"),
+     "uno-env: IsADirectoryError: [Errno 21] Is a directory: 'm.zip'"),
+    (OverflowError("too big"), "uno-env: OverflowError: too big"),
+    (RecursionError("deep"), "uno-env: RecursionError: deep"),
+])
+def test_user_errors_are_one_line(error: Exception, message: str) -> None:
+    from uno_env.cli import user_errors
+
+    with pytest.raises(SystemExit) as exc, user_errors():
+        raise error
+    assert str(exc.value) == message
+
+
+def test_an_agent_that_fails_to_load_is_one_line_without_traceback(monkeypatch,
+                                                                   capsys) -> None:
+    import agents
+
+    def broken(spec: str) -> None:
+        raise EOFError("model file ended early")
+    monkeypatch.setattr(agents, "make_agent", broken)
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--players", "2", "--opponents", "greedy"])
+    assert str(exc.value) == "uno-env play: EOFError: model file ended early"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
+import time
 
 import numpy as np
 import pytest
@@ -232,6 +234,65 @@ def test_cli_bad_input_writes_nothing(tmp_path, capsys, args, message) -> None:
         main(["tournament", *args, "--json", str(out), "--no-progress"])
     assert re.search(message, f"{exc.value} {capsys.readouterr().err}")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if the command starts playing."""
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before the inputs were checked")
+    monkeypatch.setattr("uno_env.tournament.tournament", refuse)
+
+
+@pytest.mark.parametrize(("option", "name", "message"), [
+    ("--json", "folder", "--json .* is a folder"),
+    ("--csv", "missing/r.csv", "--csv .* does not exist"),
+    ("--plot", "r.nopicture", "--plot .* cannot write a 'nopicture' figure"),
+    ("--json", "locked/r.json", "--json .* is not writable"),
+])
+def test_cli_checks_the_report_files_before_the_first_game(tmp_path, capsys, no_games,
+                                                           option, name, message) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "locked").mkdir(mode=0o500)
+    if os.access(tmp_path / "locked", os.W_OK) and name.startswith("locked"):
+        pytest.skip("this user may write anywhere")
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "--agents", "greedy,random", option, str(tmp_path / name),
+              "--no-progress"])
+    assert re.search(message, str(exc.value)), exc.value
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["folder", "locked"]
+
+
+def test_a_report_that_cannot_be_renamed_into_place_leaves_no_temporary_file(tmp_path) -> None:
+    from uno_env.tournament_report import _write
+
+    (tmp_path / "r.json").mkdir()
+    with pytest.raises(OSError):
+        _write(tmp_path / "r.json", "{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--presets", ","], "--presets ',' names no preset"),
+    (["--presets", " , ,"], "names no preset"),
+    (["--players", "0"], "--players: '0' is not an integer between 2 and 10"),
+    (["--players", "11"], "--players: '11' is not an integer between 2 and 10"),
+    (["--agents", "greedy,greedy:challenge_threshold=inf"], "parameter 'challenge_threshold'"),
+])
+def test_cli_rejects_a_tournament_of_nothing(capsys, no_games, args, message) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", *args, "--no-progress"])
+    text = f"{exc.value} {capsys.readouterr().err}"
+    assert message in text and "Traceback" not in text
+
+
+def test_cli_says_at_once_when_no_ray_cluster_answers(capsys, no_games) -> None:
+    pytest.importorskip("ray")
+    start = time.perf_counter()
+    with pytest.raises(SystemExit, match="cannot connect to the Ray cluster at 127.0.0.1:9"):
+        main(["tournament", "--agents", "greedy,random", "--ray", "127.0.0.1:9",
+              "--no-progress"])
+    assert time.perf_counter() - start < 10
 
 
 def test_result_holds_the_schedule() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import pickle
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -111,6 +112,41 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
         yield lambda n: bar.advance(task, n)
 
 
+#: Exceptions that mean the command's input cannot be used (a bad value, a missing,
+#: unreadable or truncated file, a missing extra): printed as one line, no traceback.
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    ValueError, TypeError, LookupError, ArithmeticError, OSError, EOFError, ImportError,
+    RecursionError, pickle.UnpicklingError)
+
+
+def one_line(err: BaseException) -> str:
+    """``err`` as one line: its message (its type first when that is not a ValueError or
+    TypeError, whose messages say what is wrong on their own)."""
+    text = " ".join(str(err).split()) or repr(err)
+    return text if isinstance(err, (ValueError, TypeError)) else f"{type(err).__name__}: {text}"
+
+
+@contextmanager
+def user_errors(prefix: str = "uno-env") -> Iterator[None]:
+    """Turn the :data:`USER_ERRORS` raised inside the block into a one-line message and
+    exit status 1."""
+    try:
+        yield
+    except USER_ERRORS as err:
+        raise SystemExit(f"{prefix}: {one_line(err)}") from None
+
+
+def run_command(main: Callable[[], object], name: str) -> int:
+    """Run a command's ``main``; Ctrl-C ends it with a one-line message on stderr and exit
+    status 130 (no traceback). Returns the exit status (``main``'s result, 0 for None)."""
+    try:
+        result = main()
+    except KeyboardInterrupt:
+        print(f"\n{name}: interrupted", file=sys.stderr)
+        return 130
+    return int(result or 0)
+
+
 def _rules(preset: str, players: int) -> Rules:
     try:
         return Rules.preset(preset, num_players=players)
@@ -144,29 +180,32 @@ def agent_specs(values: Sequence[str]) -> list[str]:
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the agents against each other on one or more presets; print and save results."""
     from . import tournament_report as report
-    from .tournament import TournamentError, build_agents, seatings, tournament
+    from .tournament import build_agents, seatings, tournament
 
     specs = agent_specs(args.agents)
     presets = [p.strip() for p in (args.presets or args.preset).split(",") if p.strip()]
-    players = args.players or len(specs)
-    try:  # every input checked before the first game
+    players = args.players if args.players is not None else len(specs)
+    with user_errors():  # every input checked before the first game
+        if not presets:
+            raise ValueError(f"--presets {args.presets!r} names no preset")
         rules = [Rules.preset(p, num_players=players) for p in presets]
         build_agents(specs)
         table = seatings(len(specs), players)
-    except (ValueError, TypeError) as err:
-        raise SystemExit(f"uno-env: {err}") from None
+        report.check_outputs(args.json, args.csv, args.plot)
+        if args.ray:
+            from .tournament_ray import connect
+
+            connect(None if args.ray is True else str(args.ray))
     per_preset = -(-args.games // len(table)) * len(table)
     results = []
-    with _progress(per_preset * len(rules), not args.no_progress) as advance:
+    with _progress(per_preset * len(rules), not args.no_progress) as advance, user_errors():
         for name, r in zip(presets, rules, strict=True):
-            try:
-                results.append(tournament(specs, r, args.games, seed=args.seed,
-                                          batch=args.batch, chunk=args.chunk, preset=name,
-                                          on_progress=advance, ray=args.ray))
-            except (TournamentError, ImportError) as err:
-                raise SystemExit(f"uno-env: {err}") from None
+            results.append(tournament(specs, r, args.games, seed=args.seed, batch=args.batch,
+                                      chunk=args.chunk, preset=name, on_progress=advance,
+                                      ray=args.ray))
     report.print_results(results)
-    report.save(results, args.json, args.csv, args.plot)
+    with user_errors():
+        report.save(results, args.json, args.csv, args.plot)
     return 0
 
 
@@ -210,12 +249,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     specs = [s for s in args.opponents.split(",") if s.strip()]
     if len(specs) == 1:
         specs *= args.players - 1
-    try:
+    with user_errors("uno-env play"):
         opponents = [make_agent(s) for s in specs]
         play_in_terminal(rules, opponents, seat=args.seat, seed=args.seed,
                          color=not args.no_color)
-    except ValueError as err:
-        raise SystemExit(f"uno-env play: {err}") from None
     return 0
 
 
@@ -255,7 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "ismcts:budget=64); repeat one to fill seats")
     tou.add_argument("--preset", default="official", help="rule preset")
     tou.add_argument("--presets", help="several presets, comma-separated (one table each)")
-    tou.add_argument("--players", type=int, help="seats at the table (default: one per agent)")
+    tou.add_argument("--players", type=_integer_from(2, 10),
+                     help="seats at the table, 2-10 (default: one per agent)")
     tou.add_argument("--games", type=_integer_from(1), default=1000,
                      help="games per preset (rounded up to whole deals x seatings)")
     tou.add_argument("--batch", type=_integer_from(1), default=4096,
@@ -295,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``uno-env`` command."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    return run_command(lambda: args.func(args), "uno-env")
 
 
 if __name__ == "__main__":

@@ -9,13 +9,14 @@ do not depend on what else is played with it, the results equal the local run's.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .rules import Rules
-from .tournament import Records, Schedule, play_chunks
+from .tournament import Records, Schedule, TournamentError, play_chunks
 
 
 def _ray() -> Any:
@@ -24,6 +25,36 @@ def _ray() -> Any:
     except ImportError as err:
         raise ImportError("--ray needs Ray: pip install 'uno-env[rllib]'") from err
     return ray
+
+
+def _probe(address: str, timeout: float = 5.0) -> None:
+    """Raise ``ConnectionError`` if nothing listens at a ``host:port`` address (fast,
+    where Ray itself would retry for tens of seconds); other addresses pass."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isascii() or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as err:
+        raise ConnectionError(f"nothing answers at {address} ({err})") from err
+
+
+def connect(address: str | None = None) -> None:
+    """Start a local Ray, or connect to the cluster at ``address`` (once per process);
+    an address where no cluster answers raises :class:`~uno_env.tournament.TournamentError`
+    saying so, within seconds."""
+    ray = _ray()
+    if ray.is_initialized():
+        return
+    try:
+        if address:
+            _probe(address)
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                 include_dashboard=False)
+    except (ConnectionError, TimeoutError, RuntimeError) as err:
+        where = f"the Ray cluster at {address}" if address else "a local Ray"
+        message = " ".join(str(err).split())[:300]
+        raise TournamentError(f"cannot connect to {where}: {message}") from None
 
 
 def shards(num_chunks: int, num_shards: int) -> list[list[int]]:
@@ -42,10 +73,8 @@ def play_on_ray(rules: Rules, agents: Sequence[Any], schedule: Schedule, batch: 
     already started by this process). ``num_shards`` defaults to twice the
     cluster's CPUs. ``agents`` are specs or picklable agent objects.
     """
+    connect(address)
     ray = _ray()
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                 include_dashboard=False)
     if num_shards is None:
         num_shards = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
     task = ray.remote(play_chunks)

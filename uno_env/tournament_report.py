@@ -109,14 +109,60 @@ def print_results(results: Sequence[TournamentResult]) -> None:
 
 
 def _write(path: str | os.PathLike, text: str | bytes) -> None:
-    """Write ``text`` to ``path`` atomically (a temporary file renamed over it)."""
+    """Write ``text`` to ``path`` atomically (a temporary file renamed over it; the
+    temporary file is removed if the write or the rename fails)."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
-    if isinstance(text, bytes):
-        tmp.write_bytes(text)
-    else:
-        tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        if isinstance(text, bytes):
+            tmp.write_bytes(text)
+        else:
+            tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def check_output(path: str | os.PathLike, option: str) -> None:
+    """Raise ``ValueError`` naming ``option`` if a report could not be written to ``path``:
+    it is a folder, or its folder is missing or not writable."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise ValueError(f"{option} {str(path)!r} is a folder, not a file")
+    if not folder.is_dir():
+        raise ValueError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (target.exists()
+                                                   and not os.access(target, os.W_OK)):
+        raise ValueError(f"{option} {str(path)!r} is not writable")
+
+
+def plot_format(path: str | os.PathLike) -> str:
+    """The image format of a figure file, from its suffix (``png`` without one); raises
+    ``ValueError`` for a suffix matplotlib cannot write, ``ImportError`` without it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    fmt = Path(path).suffix.lstrip(".").lower() or "png"
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if fmt not in formats:
+        raise ValueError(f"--plot {str(path)!r}: cannot write a {fmt!r} figure; formats: "
+                         f"{', '.join(sorted(formats))}")
+    return fmt
+
+
+def check_outputs(json_path: str | None = None, csv_path: str | None = None,
+                  plot_path: str | None = None) -> None:
+    """Check the report files before anything is played (:func:`check_output`; the
+    figure's format too): a bad path must not cost the results."""
+    for option, path in (("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)):
+        if path:
+            check_output(path, option)
+    if plot_path:
+        plot_format(plot_path)
 
 
 def to_json(results: Sequence[TournamentResult]) -> str:
@@ -199,8 +245,7 @@ def save(results: Sequence[TournamentResult], json_path: str | None = None,
     if plot_path:
         fig = figure(results)
         buf = io.BytesIO()
-        fmt = Path(plot_path).suffix.lstrip(".") or "png"
-        fig.savefig(buf, format=fmt, dpi=120)
+        fig.savefig(buf, format=plot_format(plot_path), dpi=120)
         texts.append((plot_path, buf.getvalue()))
     for path, text in texts:
         _write(path, text)
