@@ -143,7 +143,7 @@ class _SB3Logits(torch.nn.Module):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         p = self.policy
-        if isinstance(p, HeuristicPriorPolicy):
+        if hasattr(p, "action_logits"):   # policies with logits of their own
             return p.action_logits(obs)
         features = p.extract_features(obs, p.pi_features_extractor)
         return p.action_net(p.mlp_extractor.forward_actor(features))

@@ -59,7 +59,9 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
+import inspect
 import json
+import re
 import shlex
 import sys
 import time
@@ -89,31 +91,73 @@ class Config:
     timesteps: int = 1_000_000     # learner decisions to train on
     num_envs: int = 256            # games stepped together
     n_steps: int = 64              # decisions per game per rollout
-    batch_size: int = 4096
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    net: str = "128,128"           # hidden layers of the policy and value networks
+    batch_size: int = 4096         # decisions per gradient step
+    n_epochs: int = 4              # passes over each rollout
+    learning_rate: float = 3e-4    # Adam's step size
+    gamma: float = 0.995           # discount per learner decision
+    gae_lambda: float = 0.95       # GAE's lambda (1: Monte-Carlo returns)
+    ent_coef: float = 0.01         # weight of the entropy bonus
+    net: str = "128,128"           # hidden layers of the policy and value networks (with
+    #                                --init-net: of the network, when it starts new)
     obs_scaling: bool = True       # sign(x) * log1p(|x|) on the observation
     memory: bool = True            # public-memory views in the observation (--no-memory: none)
     prior: str = ""                # a heuristic whose scores the policy corrects ("" for none)
     prior_scale: float = 0.25      # its scores' weight in the logits at the start
-    torch_threads: int = 1
-    seed: int = 0
-    out: str = "runs/ppo"
-    checkpoint_every: int = 250_000
+    init_net: str = ""             # a saved network (.safetensors, e.g. from distill.py) to
+    #                                fine-tune; the result is also saved as model.safetensors
+    anchor: float = 0.0            # weight of KL(policy || the --init-net network) in the
+    #                                loss (0: no anchor; needs --ent-coef > 0)
+    torch_threads: int = 1         # torch threads of this process
+    seed: int = 0                  # seed of the games, the network and the sampling
+    out: str = "runs/ppo"          # output folder
+    checkpoint_every: int = 250_000  # learner decisions between checkpoints
+    resume: bool = False           # continue the run in --out from its last checkpoint
     # self-play
     heuristics: str = "greedy"     # agents mixed into the self-play pool
-    snapshot_every: int = 100_000
-    pool_size: int = 8
-    heuristic_share: float = 0.3
-    latest_share: float = 0.5
-    # final evaluation
-    eval_opponents: str = "greedy,random"
-    eval_deals: int = 500          # 0 skips the evaluation
-    progress: bool = True
+    snapshot_every: int = 100_000  # learner decisions between snapshots joining the pool
+    pool_size: int = 8             # snapshots kept in the pool
+    heuristic_share: float = 0.3   # the heuristics' share of the pool's draws
+    latest_share: float = 0.5      # the latest snapshot's share of the snapshots' draws
+    # evaluation
+    eval_every: int = 0            # learner decisions between points of the evaluation curve
+    #                                in TensorBoard (against greedy and tuned; 0: none)
+    curve_deals: int = 500         # duplicate deals of each curve point (deal seeds 900,000+)
+    eval_opponents: str = "greedy,random"  # opponents of the final evaluation
+    eval_deals: int = 500          # duplicate deals of the final evaluation (0 skips it)
+    progress: bool = True          # show a progress bar
+
+    def check(self) -> None:
+        """Raise ``SystemExit`` naming the first bad setting, before any work starts."""
+        positive = ("players", "timesteps", "num_envs", "n_steps", "batch_size", "n_epochs",
+                    "torch_threads", "checkpoint_every", "snapshot_every", "pool_size")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise SystemExit(f"--{name.replace('_', '-')} must be at least 1, "
+                                 f"got {getattr(self, name)}")
+        for name in ("eval_every", "curve_deals", "eval_deals", "anchor", "ent_coef"):
+            if getattr(self, name) < 0:
+                raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
+        if not self.learning_rate > 0:
+            raise SystemExit("--learning-rate must be > 0")
+        for name in ("gamma", "gae_lambda", "heuristic_share", "latest_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise SystemExit(f"--{name.replace('_', '-')} must be in [0, 1]")
+        if self.anchor and not self.init_net:
+            raise SystemExit("--anchor needs --init-net (the network to stay near)")
+        if self.anchor and not self.ent_coef > 0:
+            raise SystemExit("--anchor needs --ent-coef > 0 (see agents.net_ppo)")
+        if self.init_net and self.prior:
+            raise SystemExit("--init-net and --prior are two different policies; give one")
+        try:
+            self.rules()
+            [int(h) for h in self.net.split(",")]
+            names = [] if self.opponents == "self-play" else self.opponents.split(",")
+            for spec in [*names, *self.heuristics.split(","), *self.eval_opponents.split(",")]:
+                make_agent(spec)
+        except ValueError as e:
+            raise SystemExit(f"bad setting: {e}") from None
+        if self.init_net and not Path(self.init_net).is_file():
+            raise SystemExit(f"--init-net {self.init_net!r} is not a file")
 
     def presets(self) -> list[str]:
         names = list(PRESETS) if self.preset == "all" else self.preset.split(",")
@@ -127,18 +171,40 @@ class Config:
                 for p in self.presets()]
 
 
+def field_help(cls: type) -> dict[str, str]:
+    """Each field's description: its trailing comment in the class source, continued by the
+    comment lines indented below it."""
+    helps: dict[str, str] = {}
+    last = None
+    for line in inspect.getsource(cls).splitlines():
+        field = re.match(r"    (\w+): [^=]+=[^#]*(?:#\s*(.*))?$", line)
+        more = re.match(r"\s{5,}#\s*(.*)$", line)
+        if field:
+            last = field.group(1)
+            helps[last] = (field.group(2) or "").strip()
+        elif more and last:
+            helps[last] += " " + more.group(1).strip()
+        else:
+            last = None
+    return helps
+
+
 def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) -> Any:
     """An instance of the dataclass ``cls`` from command-line flags, one per field
-    (``num_envs`` -> ``--num-envs``), defaults from the dataclass."""
+    (``num_envs`` -> ``--num-envs``), defaults from the dataclass, each flag's help from
+    its field's comment (:func:`field_help`)."""
     parser = argparse.ArgumentParser(description=description,
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    helps = field_help(cls)
     for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
+        text = helps.get(f.name) or f.name.replace("_", " ")
         if f.type == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
+                                help=text)
         else:
             kind = {"int": int, "float": float, "str": str}[f.type]
-            parser.add_argument(flag, type=kind, default=f.default)
+            parser.add_argument(flag, type=kind, default=f.default, help=text)
     return cls(**vars(parser.parse_args(argv)))
 
 
@@ -156,6 +222,7 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor  # noqa: E402
 
+from agents.net import save_net  # noqa: E402
 from agents.policy import (  # noqa: E402
     CURRENT_VIEWS,
     NO_MEMORY_VIEWS,
@@ -165,6 +232,9 @@ from agents.policy import (  # noqa: E402
     view_index,
 )
 from uno_env.vector import UnoVecEnv  # noqa: E402
+
+#: Deal seeds of the evaluation curve (no other measurement uses them).
+CURVE_SEED = 900_000
 
 
 class MixedVecEnv(VecEnv):
@@ -353,6 +423,32 @@ class ProgressCallback(BaseCallback):
         self.bar.close()
 
 
+class EvalCurveCallback(BaseCallback):
+    """Every ``eval_every`` learner decisions, the policy's win rate against ``greedy`` and
+    ``tuned`` on the same ``curve_deals`` duplicate deals (deal seeds from 900,000, used by
+    no other measurement), with its 95% interval, in TensorBoard (``eval/...``)."""
+
+    def __init__(self, cfg: Config) -> None:
+        super().__init__()
+        self.cfg, self.next_point = cfg, 0
+        self.rules = cfg.rules()[0]
+        self.opponents = {name: make_agent(name) for name in ("greedy", "tuned")}
+
+    def _on_rollout_end(self) -> None:
+        if self.num_timesteps < self.next_point:
+            return
+        self.next_point = self.num_timesteps + self.cfg.eval_every
+        agent = PolicyAgent(self.model.policy)
+        for name, opponent in self.opponents.items():
+            r = head_to_head(agent, opponent, self.rules, self.cfg.curve_deals, CURVE_SEED)
+            for key in ("win_rate", "low", "high"):
+                self.logger.record(f"eval/{name}_{key}", r[key])
+        self.logger.dump(self.num_timesteps)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 # --- evaluation -------------------------------------------------------------------------------
 
 def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
@@ -414,39 +510,86 @@ def versus_base(wins: np.ndarray, base_wins: np.ndarray, players: int) -> dict[s
 
 # --- training ---------------------------------------------------------------------------------
 
-def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
-    """Train, checkpoint, save and evaluate one model; returns what config.json records."""
-    torch.set_num_threads(cfg.torch_threads)
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    if cfg.prior and not cfg.memory:
-        raise SystemExit("--prior reads the whole observation: it cannot train with --no-memory")
-    pools: list[AgentPool] = []
-    env = make_env(cfg, pools)
+def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
+    """A new MaskablePPO over ``env`` with the policy the settings ask for: SB3's MLP, the
+    residual policy over a heuristic (``--prior``) or a network to fine-tune
+    (``--init-net``, :class:`agents.net_ppo.NetActorCriticPolicy`)."""
     policy: Any = "MlpPolicy"
-    extra: dict[str, Any] = {}
     views = CURRENT_VIEWS if cfg.memory else NO_MEMORY_VIEWS
+    widths = [int(h) for h in cfg.net.split(",")]
+    kwargs: dict[str, Any] = {"net_arch": widths, "features_extractor_class": UnoFeatures,
+                              "features_extractor_kwargs": {"scale": cfg.obs_scaling,
+                                                            "views": views}}
     if cfg.prior:
-        policy, extra = HeuristicPriorPolicy, {"prior": cfg.prior, "prior_scale": cfg.prior_scale}
-    model = MaskablePPO(
-        policy, VecMonitor(env), n_steps=cfg.n_steps, batch_size=cfg.batch_size,
+        policy = HeuristicPriorPolicy
+        kwargs.update(prior=cfg.prior, prior_scale=cfg.prior_scale)
+    if cfg.init_net:
+        from agents.net_ppo import NetActorCriticPolicy
+
+        policy = NetActorCriticPolicy
+        kwargs = {"hidden": widths, "init": cfg.init_net, "anchor": cfg.anchor,
+                  "ent_coef": cfg.ent_coef}
+    return MaskablePPO(
+        policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
         n_epochs=cfg.n_epochs, learning_rate=cfg.learning_rate, gamma=cfg.gamma,
         gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef, seed=cfg.seed, device="cpu",
-        tensorboard_log=str(out / "tb"), verbose=0,
-        policy_kwargs={"net_arch": [int(h) for h in cfg.net.split(",")],
-                       "features_extractor_class": UnoFeatures,
-                       "features_extractor_kwargs": {"scale": cfg.obs_scaling,
-                                                     "views": views}, **extra})
+        tensorboard_log=str(out / "tb"), verbose=0, policy_kwargs=kwargs)
+
+
+def last_checkpoint(out: Path) -> Path | None:
+    """The checkpoint of the most learner decisions in ``out/checkpoints`` (None: none)."""
+    found = list((out / "checkpoints").glob("model_*_steps.zip"))
+    return max(found, key=lambda p: int(p.stem.split("_")[1])) if found else None
+
+
+def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
+    """Train, checkpoint, save and evaluate one model; returns what config.json records.
+
+    Ctrl-C saves a checkpoint of the decisions so far and stops; ``--resume`` loads the
+    last checkpoint and trains the remaining decisions (a self-play pool starts again
+    from the heuristics)."""
+    cfg.check()
+    if cfg.prior and not cfg.memory:
+        raise SystemExit("--prior reads the whole observation: it cannot train with --no-memory")
+    torch.set_num_threads(cfg.torch_threads)
+    out = Path(cfg.out)
+    resume_from = last_checkpoint(out) if cfg.resume else None
+    if cfg.resume and resume_from is None:
+        raise SystemExit(f"--resume: no checkpoint in {out / 'checkpoints'}")
+    if not cfg.resume and (out / "config.json").exists():
+        raise SystemExit(f"{out} holds a finished run; choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    pools: list[AgentPool] = []
+    env = make_env(cfg, pools)
+    if resume_from is not None:
+        model = MaskablePPO.load(resume_from, env=VecMonitor(env), device="cpu",
+                                 tensorboard_log=str(out / "tb"))
+    else:
+        model = build_model(cfg, VecMonitor(env), out)
     callbacks: list[BaseCallback] = [CheckpointCallback(
         max(1, cfg.checkpoint_every // cfg.num_envs), str(out / "checkpoints"), "model")]
     if cfg.opponents == "self-play":
         callbacks.append(SelfPlayCallback(pools, cfg))
+    if cfg.eval_every:
+        callbacks.append(EvalCurveCallback(cfg))
     if cfg.progress:
         callbacks.append(ProgressCallback(env, cfg.timesteps))
     start = time.perf_counter()
-    model.learn(cfg.timesteps, callback=callbacks, tb_log_name="ppo")
+    try:
+        model.learn(cfg.timesteps - model.num_timesteps, callback=callbacks, tb_log_name="ppo",
+                    reset_num_timesteps=resume_from is None)
+    except KeyboardInterrupt:
+        path = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
+        model.save(path)
+        raise SystemExit(f"stopped after {model.num_timesteps:,} decisions: saved {path}; "
+                         f"the same command with --resume continues") from None
     seconds = time.perf_counter() - start
     model.save(out / "model.zip")
+    if cfg.init_net:
+        save_net(out / "model.safetensors", model.policy.net,
+                 {"recipe": "PPO fine-tuning of a network (experiments/train_ppo.py "
+                            "--init-net)", "command": command or "",
+                  "config": dataclasses.asdict(cfg)})
     record = {
         "config": dataclasses.asdict(cfg),
         "command": command or "",
