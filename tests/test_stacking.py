@@ -436,14 +436,35 @@ def test_stack_answer_forbidden_as_a_last_card_penalty_drawn_at_once():
     assert eng.phase_name() == "turn"
 
 
-def test_stack_answers_judged_against_the_last_draw_card_after_a_reverse():
-    hands = [["RD2", "BD2", "R2"], ["RR", "B1", "B2"], ["Y1", "Y2", "Y3"], ["G1", "G2", "G3"]]
+def test_stack_answers_must_match_the_top_card_after_a_reverse():
+    hands = [["RD2", "RD2", "BD2", "R2"], ["RR", "B1", "B2"], ["Y1", "Y2", "Y3"],
+             ["G1", "G2", "G3"]]
     eng = make(hands, pile=DECK, stack_reverse=True, stack_draw2_on_draw2=True)
     eng.step_names("play RD2")
     eng.step_names("play RR")
     assert cur(eng) == 0
-    # The top is a Reverse, but the chain's last draw card is a Draw Two.
-    assert set(eng.legal_action_names()) == {"play BD2", "draw"}
-    eng.step_names("play BD2")
+    # The chain's last draw card is a Draw Two, and the top a red Reverse: a blue Draw
+    # Two does not match it, a red one does.
+    assert set(eng.legal_action_names()) == {"play RD2", "draw"}
+    eng.step_names("play RD2")
     assert same(eng.hand(0, 3), ["G1", "G2", "G3"] + DECK[:4])
     assert cur(eng) == 2
+
+
+def test_draw_return_answers_follow_basic_matching_against_the_top_card():
+    # The draw-return page: on a red Reverse that sent a Draw Two back, a green (or
+    # blue) Draw Two does not answer; a red card of an answering kind or any Reverse does.
+    hands = [["RD2", "GD2", "BR", "RS", "B5"], ["RR", "Y1", "Y2"], ["Y3", "Y4"]]
+    eng = make(hands, pile=DECK, preset="draw_return")
+    eng.step_names("play RD2")
+    eng.step_names("play RR")
+    assert cur(eng) == 0
+    assert eng.pending_draw[0] == 2
+    assert set(eng.legal_action_names()) == {"play BR", "play RS", "draw"}
+
+
+def test_stack_draw2_on_draw4_any_is_not_bound_by_the_chosen_color():
+    hands = [["WD4", "R1", "R2"], ["BD2", "B1", "B2"], ["Y1", "Y2", "Y3"]]
+    eng = make(hands, pile=DECK, **NO_CHALLENGE, stack_draw2_on_draw4="any")
+    eng.step_names("play WD4:G")
+    assert set(eng.legal_action_names()) == {"play BD2", "draw"}

@@ -278,7 +278,8 @@ DECISIONS: dict[str, str] = {
     "multi_effects_add": "draw values add, Reverses flip once per card, Skips count per "
                          "multi_skip",
     "stack_draw2_on_draw2": "a penalty is a decision only if the victim holds an answer; "
-                            "answers are judged against the chain's last draw card",
+                            "answers are judged against the chain's last draw card and "
+                            "must match the top card by color or kind",
     "stack_no_mixing": "disables the mixed answers",
     "stack_wild_cancels": "a plain Wild ends the chain and the next player takes a turn",
     "finish_on_action": "a last card that is an action or wild may not be played; 'draw' "

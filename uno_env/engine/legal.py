@@ -204,7 +204,14 @@ def playable(rules: RuleCodes, hands: np.ndarray, top: np.ndarray, color: np.nda
 
 def response_kinds(rules: RuleCodes, hands: np.ndarray, top: np.ndarray, color: np.ndarray,
                    chain_first: np.ndarray, chain_last: np.ndarray) -> np.ndarray:
-    """Kinds that may answer a pending draw penalty, ``bool[n, K]``."""
+    """Kinds that may answer a pending draw penalty, ``bool[n, K]``.
+
+    A draw card answers by the chain's last draw card (and its first, under
+    ``stack_no_mixing``) and must also match the top card as any play would, by color
+    or kind (the top is another card once a Reverse or Skip answer moved the chain);
+    only ``stack_by_value`` and ``stack_draw2_on_draw4="any"`` take answers whatever
+    their color.
+    """
     t = tables(rules)
     last = np.maximum(chain_last, 0)
     ok = t.respond[last] & (chain_last >= 0)[:, None]
@@ -212,6 +219,11 @@ def response_kinds(rules: RuleCodes, hands: np.ndarray, top: np.ndarray, color: 
         ok |= IS_D2[None, :] & COLOR_OF[color] & t.wd4_family[last][:, None]
     if rules.stack_no_mixing:
         ok &= t.same_family[chain_first]
+    if not rules.stack_by_value:
+        matching = MATCH[color, top]
+        if rules.stack_draw2_on_draw4 == StackDraw2OnDraw4.ANY and not rules.stack_no_mixing:
+            matching = matching | (IS_D2[None, :] & t.wd4_family[last][:, None])
+        ok &= matching
     top_symbol = KIND_SYMBOL[top]
     if rules.stack_reverse:
         ok |= IS_REVERSE[None, :] & (COLOR_OF[color] | (top_symbol == SYM_REVERSE)[:, None])

@@ -94,7 +94,8 @@ def playable(rules, hand, top, color, out):
 
 @njit(cache=True)
 def response_kinds(rules, hand, top, color, chain_first, chain_last, out):
-    """Kinds of ``hand`` that may answer a pending draw penalty."""
+    """Kinds of ``hand`` that may answer a pending draw penalty (see
+    ``legal.response_kinds``)."""
     last = max(chain_last, 0)
     top_symbol = KIND_SYMBOL[top]
     family = chain_first if chain_first >= 0 else NUM_KINDS
@@ -102,6 +103,9 @@ def response_kinds(rules, hand, top, color, chain_first, chain_last, out):
     same_family = rules.same_family[family]
     no_mixing = rules.stack_no_mixing
     d2_on_d4 = rules.stack_draw2_on_draw4 == StackDraw2OnDraw4.MATCHING_COLOR and not no_mixing
+    any_d2_on_d4 = rules.stack_draw2_on_draw4 == StackDraw2OnDraw4.ANY and not no_mixing
+    matching = not rules.stack_by_value
+    matches = rules.matches[color, top]
     on_reverse = rules.stack_reverse
     on_skip = rules.stack_skip != StackSkip.NONE
     wild_cancels = rules.stack_wild_cancels
@@ -112,6 +116,8 @@ def response_kinds(rules, hand, top, color, chain_first, chain_last, out):
             ok = ok or (IS_D2[k] and own_color and IS_D4[last])
         if no_mixing:
             ok = ok and same_family[k]
+        if matching:
+            ok = ok and (matches[k] or (any_d2_on_d4 and IS_D2[k] and IS_D4[last]))
         if on_reverse:
             ok = ok or (IS_REVERSE[k] and (own_color or top_symbol == SYM_REVERSE))
         if on_skip:
