@@ -139,6 +139,18 @@ def test_multi_play_same_kind_same_symbol_any_colors():
     assert eng.current_color() == "Y"
 
 
+@pytest.mark.parametrize("preset", ["official", "house_dobon"])
+def test_multi_play_same_kind_lays_two_plain_wilds_together_whatever_the_scoring(preset):
+    eng = make([["W", "W", "R1", "Y1"], *OTHERS], preset=preset, multi_play="same_kind")
+    eng.step_names("play W:B")
+    assert eng.phase_name() == "multi"
+    assert set(eng.legal_action_names()) == {f"play W:{c}" for c in "RYGB"} | {"pass"}
+    eng.step_names("play W:G")
+    assert eng.current_color() == "G"
+    assert same(eng.hand(0, 0), ["R1", "Y1"])
+    assert cur(eng) == 1
+
+
 def test_multi_play_none_one_card_per_turn():
     eng = make([["R5", "B5", "Y1"], *OTHERS])
     eng.step_names("play R5")

@@ -273,8 +273,8 @@ DECISIONS: dict[str, str] = {
                    "catch before drawing)",
     "uno_to_finish": "without the call a multi-card play may not lay the last card",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
-                  "end); 7-0 applies once, for the last card; plain Wilds group only "
-                  "under scoring='none'",
+                  "end); 7-0 applies once, for the last card; under same_number plain "
+                  "Wilds group only under scoring='none'",
     "multi_effects_add": "draw values add, Reverses flip once per card, Skips count per "
                          "multi_skip",
     "stack_draw2_on_draw2": "a penalty is a decision only if the victim holds an answer; "

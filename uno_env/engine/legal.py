@@ -132,10 +132,10 @@ def _compat_table(rules: RuleCodes) -> np.ndarray:
         grouped = IS_NUMBER | IS_D2 | (np.arange(NUM_KINDS) == WD4) | (
             np.arange(NUM_KINDS) == WILD)
         ok = same_symbol & grouped[:, None] & grouped[None, :]
-    else:  # same_kind
+        if rules.scoring != Scoring.NONE:   # plain Wilds group only without points
+            ok[WILD, :] = ok[:, WILD] = False
+    else:  # same_kind: every kind with its own, two plain Wilds included
         ok = same_symbol.copy()
-    if rules.scoring != Scoring.NONE:
-        ok[WILD, :] = ok[:, WILD] = False
     return ok
 
 
