@@ -24,51 +24,80 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_ppo import deal_wins, mean_interval, win_rate  # noqa: E402
 
-from agents import make_agent  # noqa: E402
+from agents import BatchAgent, make_agent  # noqa: E402
 from uno_env import Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
+from uno_env.checks import SEED_LIMIT  # noqa: E402
+from uno_env.cli import integer_from, run_command, user_errors  # noqa: E402
+from uno_env.tournament_report import check_output  # noqa: E402
 
 
-def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The command line (counts checked by argparse: a bad one is a usage error)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", required=True, help="agent specs separated by commas")
     parser.add_argument("--opponents", default="greedy,random_play")
     parser.add_argument("--preset", default="official")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=10_000,
+    parser.add_argument("--players", type=integer_from(2, 10), default=2)
+    parser.add_argument("--deals", type=integer_from(1), default=1000)
+    parser.add_argument("--seed", type=integer_from(0, SEED_LIMIT - 1), default=10_000,
                         help="the first deal's seed: the deals are seed .. seed + deals - 1")
     parser.add_argument("--baseline", default=None,
                         help="an agent whose wins on the same deals each agent is compared to")
     parser.add_argument("--out", default=None)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def build(specs: str) -> dict[str, BatchAgent]:
+    """Every agent of comma-separated ``specs``, by spec (``ValueError`` naming a bad one)."""
+    names = [s.strip() for s in specs.split(",") if s.strip()]
+    if not names:
+        raise ValueError(f"{specs!r} names no agent")
+    return {name: make_agent(name) for name in names}
+
+
+def evaluate(args: argparse.Namespace, rules: Rules, agents: dict[str, BatchAgent],
+             opponents: dict[str, BatchAgent], baseline: BatchAgent | None) -> list[dict]:
+    """Every agent against every opponent on the same deals (module doc); prints a line
+    per pair and returns the rows."""
+    base = {name: deal_wins(baseline, opponent, rules, args.deals, args.seed)
+            for name, opponent in opponents.items()} if baseline is not None else {}
+    rows = []
+    for spec, agent in agents.items():
+        for name, opponent in opponents.items():
+            wins = deal_wins(agent, opponent, rules, args.deals, args.seed)
+            r = win_rate(wins, args.players)
+            rows.append({"agent": spec, "opponent": name, **r})
+            line = (f"{spec:>24} vs {name:<12} {r['win_rate']:6.1%} "
+                    f"[{r['low']:.1%}, {r['high']:.1%}]  {r['deals']} deals, {r['games']} games")
+            if name in base:
+                b = win_rate(base[name], args.players)
+                d = mean_interval(wins - base[name])
+                rows[-1].update(baseline=args.baseline, baseline_win_rate=b["win_rate"],
+                                difference=d)
+                line += (f"; {args.baseline} {b['win_rate']:.1%}, difference {d['mean']:+.2%} "
+                         f"[{d['low']:+.2%}, {d['high']:+.2%}]")
+            print(line, flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Evaluate; every agent spec, the rules and ``--out`` are checked before the first
+    game, so a bad one costs no evaluation."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
     try:  # trained agents: one torch thread per process (much faster on a busy CPU)
         import torch
 
         torch.set_num_threads(1)
     except ImportError:  # pragma: no cover - heuristics only
         pass
-    rules = Rules.preset(args.preset, num_players=args.players)
-    baseline = {opponent: deal_wins(make_agent(args.baseline), make_agent(opponent), rules,
-                                    args.deals, args.seed)
-                for opponent in args.opponents.split(",")} if args.baseline else {}
-    rows = []
-    for spec in args.agents.split(","):
-        for opponent in args.opponents.split(","):
-            wins = deal_wins(make_agent(spec), make_agent(opponent), rules, args.deals, args.seed)
-            r = win_rate(wins, args.players)
-            rows.append({"agent": spec, "opponent": opponent, **r})
-            line = (f"{spec:>24} vs {opponent:<12} {r['win_rate']:6.1%} "
-                    f"[{r['low']:.1%}, {r['high']:.1%}]  {r['deals']} deals, {r['games']} games")
-            if opponent in baseline:
-                b = win_rate(baseline[opponent], args.players)
-                d = mean_interval(wins - baseline[opponent])
-                rows[-1].update(baseline=args.baseline, baseline_win_rate=b["win_rate"],
-                                difference=d)
-                line += (f"; {args.baseline} {b['win_rate']:.1%}, difference {d['mean']:+.2%} "
-                         f"[{d['low']:+.2%}, {d['high']:+.2%}]")
-            print(line, flush=True)
+    with user_errors("evaluate"):
+        rules = Rules.preset(args.preset, num_players=args.players)
+        agents, opponents = build(args.agents), build(args.opponents)
+        baseline = make_agent(args.baseline) if args.baseline else None
+        if args.out:
+            check_output(args.out, "--out")
+    rows = evaluate(args, rules, agents, opponents, baseline)
     if args.out:
         record = {"command": "python experiments/evaluate.py " + shlex.join(argv),
                   "preset": args.preset, "players": args.players, "results": rows}

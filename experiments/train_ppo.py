@@ -75,7 +75,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from agents import AgentPool, make_agent  # noqa: E402
+from agents import AgentPool, choose_actions, make_agent  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
 from uno_env.learner import LearnerCore  # noqa: E402
 
@@ -457,7 +457,8 @@ def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 1
     ``opponent`` in all other seats (each deal played once with ``agent`` in each seat, the
     same cards). Games cut by ``max_turns`` count as lost. The deals are those of the
     engine seeds ``seed, seed + 1, ..., seed + deals - 1``: two calls share deals when
-    these ranges overlap, so fresh deals need a ``seed`` past the last one used."""
+    these ranges overlap, so fresh deals need a ``seed`` past the last one used. ``agent``
+    decides through :func:`agents.choose_actions`, so search agents see the public game."""
     p = rules.num_players
     wins = np.zeros(deals)
     for lo in range(0, deals, max(1, batch // p)):
@@ -468,7 +469,8 @@ def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 1
                    seats=np.tile(np.arange(p), hi - lo))
         rng = np.random.default_rng(seed + lo)
         while not core.done.all():
-            actions = agent.act(core.observe(), core.action_masks(), rng)
+            actions = choose_actions(agent, core.engine, np.arange(n), core.observe(),
+                                     core.action_masks(), rng)
             core.step(actions)
         won = core.engine.state.winner == core.seats
         wins[lo:hi] = won.reshape(-1, p).mean(axis=1)
@@ -493,10 +495,12 @@ def head_to_head(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int 
 
 
 def win_rate(wins: np.ndarray, players: int) -> dict[str, float]:
-    """What :func:`head_to_head` reports from per-deal wins: the win rate, its interval,
-    the deals and the games."""
+    """What :func:`head_to_head` reports from per-deal wins: the win rate, its interval
+    (the normal interval over deals, cut to [0, 1]: a rate is never outside it), the deals
+    and the games."""
     r = mean_interval(wins)
-    return {"win_rate": r["mean"], "low": r["low"], "high": r["high"], "deals": len(wins),
+    low, high = np.clip([r["low"], r["high"]], 0.0, 1.0).tolist()
+    return {"win_rate": r["mean"], "low": low, "high": high, "deals": len(wins),
             "games": len(wins) * players}
 
 

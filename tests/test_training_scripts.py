@@ -94,6 +94,70 @@ def test_evaluate_compares_each_agent_with_a_baseline_on_the_same_deals(tmp_path
     assert d["low"] <= d["mean"] <= d["high"]
 
 
+def run_failing(script: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``experiments/<script>`` expecting it to fail; returns the finished process."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / script), *args],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode != 0, done.stdout
+    return done
+
+
+def test_evaluate_plays_a_search_agent(tmp_path: Path) -> None:
+    out = tmp_path / "eval.json"
+    run_script("evaluate.py", "--agents", "ismcts:budget=4", "--opponents", "random_play",
+               "--deals", "2", "--out", str(out))
+    (row,) = json.loads(out.read_text())["results"]
+    assert row["agent"] == "ismcts:budget=4" and row["games"] == 4
+
+
+def test_evaluate_intervals_stay_within_0_and_1(tmp_path: Path) -> None:
+    out = tmp_path / "eval.json"
+    stdout = run_script("evaluate.py", "--agents", "tuned", "--opponents", "random_play",
+                        "--deals", "3", "--seed", "1", "--out", str(out))
+    (row,) = json.loads(out.read_text())["results"]
+    # 5 wins in 6 games: the normal interval over 3 deals reaches past 100%, cut there
+    assert row["win_rate"] == pytest.approx(5 / 6)
+    assert 0 <= row["low"] < row["win_rate"] < row["high"] == 1
+    assert "100.0%]" in stdout
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--agents", "greedy,nobody"], "unknown agent 'nobody'"),
+    (["--agents", "greedy", "--opponents", "greedy:challenge_threshold=2.7"],
+     "parameter 'challenge_threshold'"),
+    (["--agents", "greedy", "--baseline", "ismcts:budget=true"], "parameter 'budget'"),
+    (["--agents", "greedy", "--out", "{tmp}/missing/eval.json"], "--out .* does not exist"),
+    (["--agents", "greedy", "--out", "{tmp}"], "--out .* is a folder"),
+    (["--agents", "greedy", "--deals", "0"], "--deals"),
+    (["--agents", "greedy", "--players", "1"], "--players"),
+])
+def test_evaluate_checks_every_input_before_the_first_game(tmp_path: Path, flags: list[str],
+                                                           message: str) -> None:
+    import re
+
+    flags = [f.replace("{tmp}", str(tmp_path)) for f in flags]
+    done = run_failing("evaluate.py", "--opponents", "random_play", "--deals", "3", *flags)
+    assert done.stdout == ""                          # no evaluation was played
+    assert re.search(message, done.stderr) and "Traceback" not in done.stderr, done.stderr
+
+
+def test_ctrl_c_ends_an_experiment_with_one_line() -> None:
+    import signal
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, str(REPO / "experiments" / "evaluate.py"),
+                             "--agents", "random", "--opponents", "random",
+                             "--deals", "5000000"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(12)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("evaluate: interrupted")
+
+
 @pytest.mark.rllib
 def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
     pytest.importorskip("ray.rllib")

@@ -256,7 +256,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _integer_from(low: int, high: int | None = None) -> Callable[[str], int]:
+def integer_from(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse ``type`` for integers in ``[low, high]``: anything else is a usage error."""
     def parse(text: str) -> int:
         try:
@@ -277,10 +277,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play uniformly random legal games in batch")
     sim.add_argument("--preset", default="official", choices=list(PRESETS))
     sim.add_argument("--players", type=int, default=4, help="number of players (2-10)")
-    sim.add_argument("--games", type=_integer_from(1), default=10_000, help="games to play")
-    sim.add_argument("--batch", type=_integer_from(1), default=4096,
+    sim.add_argument("--games", type=integer_from(1), default=10_000, help="games to play")
+    sim.add_argument("--batch", type=integer_from(1), default=4096,
                      help="games stepped at once")
-    sim.add_argument("--seed", type=_integer_from(0, checks.SEED_LIMIT - 1), default=0,
+    sim.add_argument("--seed", type=integer_from(0, checks.SEED_LIMIT - 1), default=0,
                      help="seed of the first game (0 to 2**63-1)")
     sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     sim.set_defaults(func=cmd_simulate)
@@ -292,15 +292,15 @@ def build_parser() -> argparse.ArgumentParser:
                           "ismcts:budget=64); repeat one to fill seats")
     tou.add_argument("--preset", default="official", help="rule preset")
     tou.add_argument("--presets", help="several presets, comma-separated (one table each)")
-    tou.add_argument("--players", type=_integer_from(2, 10),
+    tou.add_argument("--players", type=integer_from(2, 10),
                      help="seats at the table, 2-10 (default: one per agent)")
-    tou.add_argument("--games", type=_integer_from(1), default=1000,
+    tou.add_argument("--games", type=integer_from(1), default=1000,
                      help="games per preset (rounded up to whole deals x seatings)")
-    tou.add_argument("--batch", type=_integer_from(1), default=4096,
+    tou.add_argument("--batch", type=integer_from(1), default=4096,
                      help="games stepped at once")
-    tou.add_argument("--chunk", type=_integer_from(1), default=1024,
+    tou.add_argument("--chunk", type=integer_from(1), default=1024,
                      help="deals sharing an agent random stream (results depend on it)")
-    tou.add_argument("--seed", type=_integer_from(0, SEED_MAX), default=0)
+    tou.add_argument("--seed", type=integer_from(0, SEED_MAX), default=0)
     tou.add_argument("--json", help="write the results as JSON to this file")
     tou.add_argument("--csv", help="write the per-agent results as CSV to this file")
     tou.add_argument("--plot", help="write a figure (heatmap heads-up, ratings otherwise)")
