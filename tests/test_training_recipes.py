@@ -1,0 +1,135 @@
+"""The training recipes for standalone networks run end to end on a tiny budget."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("safetensors")
+
+pytestmark = pytest.mark.train
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_script(script: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
+    """Run ``experiments/<script>`` in a fresh interpreter."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / script), *args],
+                          capture_output=True, text=True, env=env, timeout=600)
+    if ok:
+        assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def legal_play(spec: str, players: int = 2) -> None:
+    """The agent of ``spec`` plays every seat of a few games with only legal actions."""
+    from agents import make_agent
+    from uno_env import Engine, Rules
+
+    agent = make_agent(spec)
+    eng = Engine(Rules.preset("official", num_players=players), 8, 4)
+    rng = np.random.default_rng(0)
+    while not eng.done.all():
+        live = np.flatnonzero(~eng.done)
+        obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
+        actions = np.zeros(8, np.int64)
+        actions[live] = agent.act(obs, masks, rng)
+        assert masks[np.arange(live.size), actions[live]].all()
+        eng.step(actions)
+
+
+@pytest.fixture(scope="module")
+def distilled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("distill") / "run"
+    run_script("distill.py", "--teacher", "tuned", "--opponents", "random_play,greedy",
+               "--states", "600", "--rounds", "2", "--games", "32", "--hidden", "16",
+               "--epochs", "1", "--batch-size", "64", "--curve-deals", "8",
+               "--eval-deals", "8", "--eval-opponents", "greedy", "--out", str(out),
+               "--no-progress")
+    return out
+
+
+def test_distillation_writes_a_network_its_card_and_its_record(distilled: Path) -> None:
+    record = json.loads((distilled / "record.json").read_text())
+    assert [r["round"] for r in record["rounds"]] == [0, 1]
+    assert [r["states"] for r in record["rounds"]] == [600, 1200]
+    assert 0 <= record["rounds"][-1]["agreement"] <= 1
+    assert set(record["rounds"][-1]["curve"]) == {"greedy", "tuned"}
+    assert record["eval"]["greedy"]["games"] == 16
+    assert record["command"].startswith("python experiments/distill.py --teacher tuned")
+    card = json.loads((distilled / "model.json").read_text())
+    assert card["config"]["teacher"] == "tuned"
+    with np.load(distilled / "data-1.npz") as data:
+        assert data["obs"].shape[0] == data["labels"].shape[0] == 600
+    assert list((distilled / "tb").iterdir())
+    legal_play(f"net:{distilled / 'model.safetensors'}")
+
+
+def test_distillation_resumes_after_its_last_round_and_refuses_to_overwrite(
+        distilled: Path) -> None:
+    done = run_script("distill.py", "--out", str(distilled), ok=False)
+    assert done.returncode != 0 and "--resume" in done.stderr
+    run_script("distill.py", "--teacher", "tuned", "--opponents", "random_play,greedy",
+               "--states", "600", "--rounds", "3", "--games", "32", "--hidden", "16",
+               "--epochs", "1", "--batch-size", "64", "--curve-deals", "0",
+               "--eval-deals", "0", "--out", str(distilled), "--resume", "--no-progress")
+    record = json.loads((distilled / "record.json").read_text())
+    assert [r["round"] for r in record["rounds"]] == [0, 1, 2]
+
+
+def test_ppo_fine_tunes_a_distilled_network_with_an_anchor(distilled: Path,
+                                                          tmp_path: Path) -> None:
+    out = tmp_path / "ft"
+    run_script("train_ppo.py", "--init-net", str(distilled / "model.safetensors"),
+               "--anchor", "0.5", "--timesteps", "256", "--num-envs", "8", "--n-steps", "32",
+               "--batch-size", "64", "--opponents", "self-play", "--snapshot-every", "128",
+               "--eval-every", "128", "--curve-deals", "4", "--eval-deals", "4",
+               "--out", str(out), "--no-progress")
+    card = json.loads((out / "model.json").read_text())
+    assert card["config"]["anchor"] == 0.5
+    legal_play(f"net:{out / 'model.safetensors'}")
+    assert list((out / "tb").rglob("events.*"))
+
+
+def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
+    out = tmp_path / "dmc"
+    run_script("train_dmc.py", "--decisions", "2000", "--games", "16", "--hidden", "16",
+               "--eval-every", "1000", "--curve-deals", "4", "--eval-deals", "4",
+               "--eval-opponents", "greedy", "--out", str(out), "--no-progress")
+    record = json.loads((out / "record.json").read_text())
+    assert record["decisions"] >= 2000 and len(record["curve"]) >= 1
+    assert record["eval"]["greedy"]["games"] == 8
+    legal_play(f"net:{out / 'model.safetensors'}", players=3)
+
+
+@pytest.mark.parametrize("script,args,message", [
+    ("distill.py", ["--states", "0"], "--states must be at least 1"),
+    ("distill.py", ["--teacher", "nobody"], "unknown agent"),
+    ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
+    ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
+    ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
+])
+def test_bad_settings_are_refused_before_any_work(tmp_path: Path, script: str,
+                                                  args: list[str], message: str) -> None:
+    out = tmp_path / "out"
+    done = run_script(script, *args, "--out", str(out), ok=False)
+    assert done.returncode != 0 and message in done.stderr
+    assert not out.exists()
+
+
+def test_every_training_flag_has_a_description_and_a_default() -> None:
+    for script in ("train_ppo.py", "distill.py", "train_dmc.py"):
+        text = run_script(script, "--help").stdout
+        flags = [line.split()[0] for line in text.splitlines()
+                 if line.strip().startswith("--") and not line.strip().startswith("--help")]
+        assert len(flags) > 10
+        body = " ".join(text.split())
+        assert body.count("(default:") >= len(flags) - 1, script
