@@ -13,7 +13,9 @@ replayed under every rotation, 95% intervals. ``official`` cells get
 ``--headline-games`` games, other presets ``--games``, and search agents (names
 in ``--search``) ``--search-games`` in every cell.
 
-Usage: ``python experiments/strategies.py [--quick]`` (``make strategies``).
+Usage: ``python experiments/strategies.py [--quick]`` (``make strategies``). Every
+cell is saved as soon as it is played, so ``--resume`` picks up a run that was stopped;
+``--quick`` (a smoke run) writes to ``runs/strategies-quick/`` unless ``--out`` is given.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import os
 import platform
 import sys
 from collections.abc import Callable
-from concurrent.futures import as_completed
+from concurrent.futures import Future, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -37,9 +39,11 @@ from agents import AGENTS  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
 from uno_env.cli import run_command  # noqa: E402
 from uno_env.tournament import TournamentResult, tournament  # noqa: E402
-from uno_env.tournament_report import matrix_rows  # noqa: E402
+from uno_env.tournament_report import matrix_rows, write_atomic  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+#: Where ``--quick`` writes unless ``--out`` says otherwise (relative to the working folder).
+QUICK_OUT = "runs/strategies-quick"
 BASELINES = ["random_play", "random"]
 PLAYERS = (2, 4, 6)
 HEADLINE = "official"
@@ -74,11 +78,25 @@ def cell_key(agent: str, baseline: str, preset: str, players: int, games: int,
     return f"{agent}|{baseline}|{preset}|{players}|{games}|{seed}"
 
 
-def load_cells(path: Path) -> dict[str, dict]:
-    """Cells of an earlier run (``--resume``), by :func:`cell_key`."""
+def read_record(path: Path) -> dict:
+    """The JSON object in ``path``; an empty one when there is none, or when the file
+    cannot be read as one (a damaged file is reported and then replaced, never trusted)."""
     if not path.exists():
         return {}
-    return {r["key"]: r for r in json.loads(path.read_text())["cells"] if "key" in r}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        print(f"strategies: ignoring {path}, which cannot be read ({err})", file=sys.stderr)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_cells(path: Path) -> dict[str, dict]:
+    """Cells of an earlier run (``--resume``), by :func:`cell_key`."""
+    cells_ = read_record(path).get("cells")
+    if not isinstance(cells_, list):
+        return {}
+    return {r["key"]: r for r in cells_ if isinstance(r, dict) and "key" in r}
 
 
 def cell_row(agent: str, baseline: str, res: TournamentResult) -> dict:
@@ -117,19 +135,30 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     plain = [a for a in agents if not is_search(a, args)]
     k = len(plain)   # every pair plays headline_games games: 2 seatings per pair
     pairs = [(a, b) for a in agents for b in agents if b != a and is_search(a, args)]
-    pool = executor(args.jobs)
-    with pool:
-        pending = {pool.submit(play_cell, a, b, p, n, games_for(a, b, p, args), args.seed): key
-                   for (a, b, p, n), key in zip(todo, keys, strict=True) if key not in done}
+    left = [(cell, key) for cell, key in zip(todo, keys, strict=True) if key not in done]
+
+    def finished(future: Future, key: str) -> None:
+        """Keep a cell as soon as it is played (with one job too), so a run killed at
+        any point can be resumed."""
+        if future.cancelled() or future.exception() is not None:
+            return
+        r = done[key] = {"key": key, **future.result()}
+        save_cells(args.out, list(done.values()))
+        say(f"[{len(done)}/{len(keys)}] {r['agent']} vs {r['baseline']}, {r['preset']}, "
+            f"{r['players']}p: {pct(r)} over {r['games']:,} games ({r['seconds']:.0f} s)")
+
+    with executor(args.jobs) as pool:
+        pending = []
+        for (a, b, p, n), key in left:
+            pending.append(pool.submit(play_cell, a, b, p, n, games_for(a, b, p, args),
+                                       args.seed))
+            pending[-1].add_done_callback(lambda f, key=key: finished(f, key))
         matrix = pool.submit(play_matrix, plain, args.headline_games * k * (k - 1) // 2,
                              args.seed)
         duels = [pool.submit(play_cell, a, b, HEADLINE, 2, args.search_games, args.seed)
                  for a, b in pairs]
-        for i, future in enumerate(as_completed(pending), 1):
-            r = done[pending[future]] = {"key": pending[future], **future.result()}
-            save_cells(args.out, list(done.values()))
-            say(f"[{i}/{len(pending)}] {r['agent']} vs {r['baseline']}, {r['preset']}, "
-                f"{r['players']}p: {pct(r)} over {r['games']:,} games ({r['seconds']:.0f} s)")
+        for future in as_completed(pending):
+            future.result()   # a failed cell stops the run
         h2h = matrix.result()
         say(f"head to head: {h2h.games:,} games")
         duel_rows = [d.result() for d in duels]
@@ -139,12 +168,13 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
 
 
 def save_cells(out: Path, rows: list[dict]) -> None:
-    """Keep the cells played so far (a long run can be resumed with ``--resume``)."""
+    """Keep the cells played so far (a long run can be resumed with ``--resume``); the
+    file is replaced whole (:func:`write_atomic`), never left half-written."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "strategies.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
+    data = read_record(path)
     data["cells"] = rows
-    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    write_atomic(path, json.dumps(data, indent=1))
 
 
 def pct(r: dict) -> str:
@@ -369,7 +399,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="presets on which search agents play (they are slow)")
     parser.add_argument("--baselines", nargs="*", default=BASELINES, help="baseline agents")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=DOCS, help="where to write")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"where to write (default: docs/, with --quick {QUICK_OUT}/, "
+                             "so a smoke run never replaces the published results)")
     parser.add_argument("--search-duel", type=Path, default=DOCS / "search_duel.json",
                         help="a recorded tournament JSON of a search agent against the best "
                              "heuristic (reported with the targets when present)")
@@ -384,6 +416,8 @@ def main(argv: list[str] | None = None) -> None:
     BASELINES[:] = args.baselines
     if args.quick:
         args.headline_games, args.games, args.search_games = 40, 12, 8
+    if args.out is None:
+        args.out = Path(QUICK_OUT) if args.quick else DOCS
     argv = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--resume"]
     command = ("python experiments/strategies.py " + " ".join(argv)) if argv else \
         "make strategies"
@@ -397,9 +431,8 @@ def main(argv: list[str] | None = None) -> None:
             "budget": {"headline_games": args.headline_games, "games": args.games,
                        "search_games": args.search_games, "seed": args.seed},
             "seconds": round(seconds)}
-    (args.out / "strategies.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
-    (args.out / "strategies.md").write_text(markdown(out, args, seconds, command) + "\n",
-                                            encoding="utf-8")
+    write_atomic(args.out / "strategies.json", json.dumps(data, indent=1))
+    write_atomic(args.out / "strategies.md", markdown(out, args, seconds, command) + "\n")
     print(f"wrote {args.out / 'strategies.md'}")
 
 

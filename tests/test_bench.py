@@ -91,3 +91,51 @@ def test_strategy_benchmark_numbers_do_not_depend_on_its_jobs(tmp_path) -> None:
         data = json.loads((out / "strategies.json").read_text())
         runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in data["cells"]])
     assert runs[0] == runs[1] and len(runs[0]) == 6
+
+
+SMALL = ["--agents", "greedy", "random_play", "--baselines", "random", "--presets", "official",
+         "--headline-games", "8", "--games", "6"]
+
+
+def test_strategy_benchmark_keeps_every_cell_as_it_is_played(tmp_path, monkeypatch) -> None:
+    """With one job, a run stopped after two cells leaves them to ``--resume``."""
+    import strategies
+
+    played = []
+    real = strategies.play_cell
+
+    def stops_at_the_third(*args: object) -> dict:
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(args)
+        return real(*args)
+    monkeypatch.setattr(strategies, "play_cell", stops_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        strategies.main(SMALL + ["--jobs", "1", "--out", str(tmp_path)])
+    kept = json.loads((tmp_path / "strategies.json").read_text())["cells"]
+    assert len(kept) == 2
+    monkeypatch.setattr(strategies, "play_cell", lambda *args: played.append(args) or real(*args))
+    strategies.main(SMALL + ["--jobs", "1", "--out", str(tmp_path), "--resume"])
+    assert len(played) == 2 + 4 + 0        # the 4 cells left (and no duels: no search agent)
+    assert len(json.loads((tmp_path / "strategies.json").read_text())["cells"]) == 6
+
+
+@pytest.mark.parametrize("resume", [[], ["--resume"]])
+@pytest.mark.parametrize("damage", ['{"cells": [{"key": "gre', "", "[1, 2]", '{"cells": 3}'])
+def test_a_damaged_results_file_is_replaced_not_trusted(tmp_path, damage, resume) -> None:
+    import strategies
+
+    (tmp_path / "strategies.json").write_text(damage)
+    strategies.main(SMALL + ["--out", str(tmp_path), *resume])
+    assert len(json.loads((tmp_path / "strategies.json").read_text())["cells"]) == 6
+    assert sorted(p.name for p in tmp_path.glob(".*")) == []    # no temporary file left
+
+
+def test_a_quick_strategy_run_leaves_the_published_results_alone(tmp_path, monkeypatch) -> None:
+    import strategies
+
+    published = {p: p.stat().st_mtime_ns for p in strategies.DOCS.glob("strategies*")}
+    monkeypatch.chdir(tmp_path)
+    strategies.main(["--quick", *SMALL[:6]])
+    assert {p: p.stat().st_mtime_ns for p in strategies.DOCS.glob("strategies*")} == published
+    assert (tmp_path / "runs" / "strategies-quick" / "strategies.md").exists()

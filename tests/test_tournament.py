@@ -264,11 +264,11 @@ def test_cli_checks_the_report_files_before_the_first_game(tmp_path, capsys, no_
 
 
 def test_a_report_that_cannot_be_renamed_into_place_leaves_no_temporary_file(tmp_path) -> None:
-    from uno_env.tournament_report import _write
+    from uno_env.tournament_report import write_atomic
 
     (tmp_path / "r.json").mkdir()
     with pytest.raises(OSError):
-        _write(tmp_path / "r.json", "{}")
+        write_atomic(tmp_path / "r.json", "{}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
 
 

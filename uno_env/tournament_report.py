@@ -108,7 +108,7 @@ def print_results(results: Sequence[TournamentResult]) -> None:
         print_table("win rate by preset [95% CI]", *summary_rows(results))
 
 
-def _write(path: str | os.PathLike, text: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
     """Write ``text`` to ``path`` atomically (a temporary file renamed over it; the
     temporary file is removed if the write or the rename fails)."""
     path = Path(path)
@@ -248,4 +248,4 @@ def save(results: Sequence[TournamentResult], json_path: str | None = None,
         fig.savefig(buf, format=plot_format(plot_path), dpi=120)
         texts.append((plot_path, buf.getvalue()))
     for path, text in texts:
-        _write(path, text)
+        write_atomic(path, text)
