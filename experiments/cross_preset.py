@@ -15,7 +15,10 @@
    print them. The rules-conditioned policy is the last row, ``mixture``.
 
 Heads-up (``--players 2``) by default; team play always has 4 players. Models are
-kept in ``<out>/<preset>/`` and reused by later runs unless ``--retrain``.
+kept in ``<out>/<preset>/`` with the settings they were trained with (``config.json``);
+a later run reuses one only if it asks for the same settings (players, budget,
+network, opponent, ...), and otherwise, or with ``--retrain``, trains it again in its
+place.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import shutil
 import sys
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -73,11 +78,30 @@ def train_row(cfg: Config) -> None:
     train(cfg)
 
 
-def train_policies(args: argparse.Namespace, presets: list[str], out: Path) -> dict[str, Path]:
-    """One model per preset plus the mixture; returns the model file of each row.
+#: Settings that do not change a trained model (display, checkpoints, evaluation).
+NOT_MODEL = frozenset({"progress", "out", "resume", "checkpoint_every", "eval_every",
+                       "curve_deals", "eval_opponents", "eval_deals"})
 
-    With ``--jobs`` > 1 the rows train side by side, the mixture (the longest) first,
-    each without a progress bar."""
+
+def model_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """The settings of a ``Config`` (as a dict) that shape the model it trains."""
+    return {k: v for k, v in config.items() if k not in NOT_MODEL}
+
+
+def cached(cfg: Config) -> bool:
+    """Whether ``cfg.out`` holds a finished model trained with ``cfg``'s settings (its
+    ``config.json`` records them): only then is it reused."""
+    out = Path(cfg.out)
+    try:
+        recorded = json.loads((out / "config.json").read_text())["config"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return (out / "model.zip").is_file() and isinstance(recorded, dict) \
+        and model_settings(recorded) == model_settings(asdict(cfg))
+
+
+def row_configs(args: argparse.Namespace, presets: list[str], out: Path) -> dict[str, Config]:
+    """The training settings of every row: one per preset plus the mixture."""
     rollout = args.num_envs * args.n_steps
     base = Config(players=args.players, opponents=args.train_opponent, num_envs=args.num_envs,
                   n_steps=args.n_steps, batch_size=min(args.batch_size, rollout), net=args.net,
@@ -87,12 +111,30 @@ def train_policies(args: argparse.Namespace, presets: list[str], out: Path) -> d
     rows[MIXTURE] = replace(base, preset=",".join(presets), out=str(out / MIXTURE),
                             timesteps=args.budget * len(presets),
                             num_envs=max(args.num_envs, len(presets)))
-    models = {name: Path(cfg.out) / "model.zip" for name, cfg in rows.items()}
-    todo = [rows[n] for n in [MIXTURE, *presets] if args.retrain or not models[n].exists()]
+    return rows
+
+
+def train_policies(args: argparse.Namespace, rows: dict[str, Config]) -> dict[str, Path]:
+    """Train the rows whose folder holds no model of their settings (every row with
+    ``--retrain``), replacing what is there; returns the model file of each row.
+
+    With ``--jobs`` > 1 the rows train side by side, the mixture (the longest) first,
+    each without a progress bar."""
+    todo = []
+    for name in [MIXTURE, *(n for n in rows if n != MIXTURE)]:
+        cfg = rows[name]
+        if not args.retrain and cached(cfg):
+            print(f"{name}: reusing the model in {cfg.out} (trained with these settings)")
+            continue
+        if Path(cfg.out).exists():
+            why = "--retrain" if args.retrain else "trained with other settings, or unfinished"
+            print(f"{name}: replacing the run in {cfg.out} ({why})")
+            shutil.rmtree(cfg.out)
+        todo.append(cfg)
     with executor(args.jobs) as pool:
         for job in [pool.submit(train_row, cfg) for cfg in todo]:
             job.result()
-    return models
+    return {name: Path(cfg.out) / "model.zip" for name, cfg in rows.items()}
 
 
 def play_cell(model: Path, name: str, opponent: str, rules: Rules, deals: int,
@@ -176,9 +218,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     presets = list(PRESETS) if args.presets == "all" else args.presets.split(",")
     out = Path(args.out)
+    rows = row_configs(args, presets, out)
+    for cfg in rows.values():   # every setting checked before anything is written
+        cfg.check()
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    models = train_policies(args, presets, out)
+    models = train_policies(args, rows)
     trained = time.perf_counter()
     result = play_matrix(args, presets, models)
     record = {"command": "python experiments/cross_preset.py " + shlex.join(argv),

@@ -70,6 +70,30 @@ def test_cross_preset_writes_the_matrix(tmp_path: Path) -> None:
     assert json.loads((out / "matrix.json").read_text())["matrix"] == matrix
 
 
+def test_cross_preset_reuses_a_model_only_for_the_same_settings(tmp_path: Path) -> None:
+    out = tmp_path / "cross"
+    flags = ("--presets", "official", "--budget", "64", "--num-envs", "8", "--n-steps", "8",
+             "--batch-size", "64", "--deals", "1", "--no-progress", "--out", str(out))
+
+    def recorded(row: str) -> dict:
+        return json.loads((out / row / "config.json").read_text())["config"]
+    first = run_script("cross_preset.py", *flags, "--net", "16")
+    assert "reusing" not in first and recorded("official")["net"] == "16"
+    again = run_script("cross_preset.py", *flags, "--net", "16")
+    assert again.count("reusing the model") == 2
+    other = run_script("cross_preset.py", *flags, "--net", "8", "--players", "3")
+    assert "reusing" not in other and other.count("replacing the run") == 2
+    for row in ("official", "mixture"):
+        assert (recorded(row)["net"], recorded(row)["players"]) == ("8", 3)
+
+
+def test_cross_preset_checks_its_settings_before_writing_anything(tmp_path: Path) -> None:
+    out = tmp_path / "cross"
+    done = run_failing("cross_preset.py", "--presets", "official", "--budget", "-5", "--out",
+                       str(out))
+    assert "--timesteps must be at least 1" in done.stderr and not out.exists()
+
+
 def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
     out = tmp_path / "eval.json"
     stdout = run_script("evaluate.py", "--agents", "greedy,random_play", "--opponents", "greedy",
