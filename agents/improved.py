@@ -43,18 +43,22 @@ from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 
 from .base import Agent, BatchAgent, check_batch
-from .policy import resolve_model_path, scale_observation
+from .policy import observation_columns, resolve_model_path, scale_observation
 
 
 class AdvantageNet(torch.nn.Module):
-    """Observations ``float[B, OBS_SIZE]`` -> advantage estimates ``float[B, NUM_ACTIONS]``
-    (a perceptron on the scaled observation)."""
+    """Observations ``float[B, obs_size]`` -> advantage estimates ``float[B, NUM_ACTIONS]``
+    (a perceptron on the scaled observation). ``obs_size``: the width of the observation
+    it reads, this version's unless the network was trained on an earlier version."""
 
-    def __init__(self, hidden: tuple[int, ...] = (256, 256)) -> None:
+    def __init__(self, hidden: tuple[int, ...] = (256, 256), obs_size: int = OBS_SIZE) -> None:
         super().__init__()
         self.hidden = tuple(int(h) for h in hidden)
+        self.obs_size = int(obs_size)
+        #: Columns of this version's observation the network reads (None: all).
+        self.columns = observation_columns(self.obs_size)
         layers: list[torch.nn.Module] = []
-        width = OBS_SIZE
+        width = self.obs_size
         for h in self.hidden:
             layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
             width = h
@@ -62,14 +66,23 @@ class AdvantageNet(torch.nn.Module):
         self.net = torch.nn.Sequential(*layers)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """Advantages from observations of the width the network reads (``obs_size``)."""
         return self.net(scale_observation(obs))
+
+    def advise(self, observations: np.ndarray) -> np.ndarray:
+        """``float32[B, A]`` advantages from this version's observations ``[B, OBS_SIZE]``
+        (the columns of the version the network was trained on picked out)."""
+        obs = observations if self.columns is None else observations[:, self.columns]
+        with torch.no_grad():
+            out = self(torch.as_tensor(np.ascontiguousarray(obs, np.float32)))
+        return out.numpy()
 
 
 def save_model(path: str | Path, net: AdvantageNet, base: str, margin: float,
                record: dict[str, Any]) -> None:
     """Write the network, its base heuristic, its margin and ``record`` (how it was made)."""
     torch.save({"state_dict": net.state_dict(), "hidden": list(net.hidden), "base": base,
-                "margin": float(margin), "obs_size": OBS_SIZE, "num_actions": NUM_ACTIONS,
+                "margin": float(margin), "obs_size": net.obs_size, "num_actions": NUM_ACTIONS,
                 "record": record}, path)
 
 
@@ -79,7 +92,7 @@ def save_advisers(path: str | Path, advisers: Sequence[tuple[AdvantageNet, float
     the veto and ``record``: an :class:`ImprovedAgent` that takes advice from all of them."""
     torch.save({"advisers": [{"state_dict": net.state_dict(), "hidden": list(net.hidden),
                               "margin": float(margin)} for net, margin in advisers],
-                "base": base, "veto": veto, "obs_size": OBS_SIZE,
+                "base": base, "veto": veto, "obs_size": _one_size(advisers),
                 "num_actions": NUM_ACTIONS, "record": record}, path)
 
 
@@ -87,17 +100,31 @@ def load_advisers(path: Path) -> tuple[list[tuple[AdvantageNet, float]], str, fl
     """``(advisers, base, veto)`` of a file written by :func:`save_model` or
     :func:`save_advisers`."""
     saved = torch.load(path, map_location="cpu", weights_only=True)
-    if saved["obs_size"] != OBS_SIZE or saved["num_actions"] != NUM_ACTIONS:
-        raise ValueError(f"{path} was trained on {saved['obs_size']} observation "
-                         f"columns and {saved['num_actions']} actions; this version "
-                         f"has {OBS_SIZE} and {NUM_ACTIONS}")
+    if saved["num_actions"] != NUM_ACTIONS:
+        raise ValueError(f"{path} was trained on {saved['num_actions']} actions; this "
+                         f"version has {NUM_ACTIONS}")
+    try:   # an earlier version's observation reads the columns it had
+        observation_columns(saved["obs_size"])
+    except ValueError as err:
+        raise ValueError(f"{path} was trained on {saved['obs_size']} observation columns, "
+                         f"which matches no version of the observation; this version has "
+                         f"{OBS_SIZE}") from err
     entries = saved.get("advisers", [saved])
     advisers = []
     for entry in entries:
-        net = AdvantageNet(tuple(entry["hidden"]))
+        net = AdvantageNet(tuple(entry["hidden"]), saved["obs_size"])
         net.load_state_dict(entry["state_dict"])
         advisers.append((net, float(entry["margin"])))
     return advisers, saved["base"], saved.get("veto")
+
+
+def _one_size(advisers: Sequence[tuple[AdvantageNet, float]]) -> int:
+    """The observation width all ``advisers`` read (one file holds one width)."""
+    sizes = {net.obs_size for net, _ in advisers}
+    if len(sizes) != 1:
+        raise ValueError(f"advisers read observations of different widths {sorted(sizes)}; "
+                         "one file holds advisers of one width")
+    return sizes.pop()
 
 
 class ImprovedAgent(Agent):
@@ -154,10 +181,7 @@ class ImprovedAgent(Agent):
     def advantages(self, observations: np.ndarray, adviser: int = 0) -> np.ndarray:
         """``float32[B, A]``: one adviser's estimated advantage of every action (legal
         or not)."""
-        with torch.no_grad():
-            out = self.nets[adviser](torch.as_tensor(np.ascontiguousarray(observations,
-                                                                          np.float32)))
-        return out.numpy()
+        return self.nets[adviser].advise(observations)
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:

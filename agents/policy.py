@@ -72,9 +72,18 @@ class UnoFeatures(BaseFeaturesExtractor):
         return scale_observation(observations) if self.scale else observations
 
 
-#: Rule options the ``rules`` view gained after observation layout v0. A policy
-#: trained on that layout reads today's rules view without their columns.
-RULES_ADDED_AFTER_V0 = ("uno_to_finish", "roulette_color")
+#: The history of the ``rules`` view: the rule options each version added, oldest
+#: first (version 0 is the original view). A policy trained on version ``v`` reads
+#: today's rules view without the columns of the options added after ``v``. Options
+#: are only ever added (with their default as the rule the older policies assumed),
+#: never reordered or given new values, so every older view is a subset of today's.
+RULES_VIEW_VERSIONS: tuple[tuple[str, ...], ...] = (
+    (),
+    ("uno_to_finish", "roulette_color"),
+    ("draw_return_winner", "draw_return_winner_points"),
+)
+#: Rule options the ``rules`` view gained after observation layout v0.
+RULES_ADDED_AFTER_V0 = tuple(name for added in RULES_VIEW_VERSIONS[1:] for name in added)
 
 
 def _rules_columns() -> dict[str, np.ndarray]:
@@ -87,17 +96,49 @@ def _rules_columns() -> dict[str, np.ndarray]:
     return out
 
 
+def rules_view_columns(version: int) -> np.ndarray:
+    """Columns of today's ``rules`` view that made up the ``rules`` view of ``version``
+    (an index of :data:`RULES_VIEW_VERSIONS`), in order."""
+    if not 0 <= version < len(RULES_VIEW_VERSIONS):
+        raise ValueError(f"version must be a rules view version from 0 to "
+                         f"{len(RULES_VIEW_VERSIONS) - 1}, got {version!r}")
+    later = {name for added in RULES_VIEW_VERSIONS[version + 1:] for name in added}
+    return np.concatenate([cols for name, cols in _rules_columns().items()
+                           if name not in later])
+
+
 def legacy_rules_columns() -> np.ndarray:
     """Columns of today's ``rules`` view that made up the v0 ``rules`` view, in order."""
-    return np.concatenate([cols for name, cols in _rules_columns().items()
-                           if name not in RULES_ADDED_AFTER_V0])
+    return rules_view_columns(0)
+
+
+def _rules_version(width: int) -> int | None:
+    """The version of the ``rules`` view that has ``width`` columns (None: none has)."""
+    for version in range(len(RULES_VIEW_VERSIONS)):
+        if rules_view_columns(version).size == width:
+            return version
+    return None
 
 
 def _layouts() -> tuple[tuple[tuple[str, int], ...], ...]:
-    """Every layout a saved policy may expect: today's, and today's with the v0 rules view."""
-    legacy = legacy_rules_columns().size
-    v0 = tuple((name, legacy if name == "rules" else size) for name, size in CURRENT_VIEWS)
-    return CURRENT_VIEWS, v0
+    """Every layout a saved policy may expect: today's views with each version of the
+    rules view, newest (today's) first."""
+    return tuple(
+        tuple((name, rules_view_columns(version).size if name == "rules" else size)
+              for name, size in CURRENT_VIEWS)
+        for version in reversed(range(len(RULES_VIEW_VERSIONS))))
+
+
+def observation_columns(obs_size: int) -> np.ndarray | None:
+    """Columns of today's observation that a model trained on whole observations of
+    ``obs_size`` columns reads, in its order (None: all, in order). Raises ``ValueError``
+    when no version of the observation had that size."""
+    for layout in _layouts():
+        if sum(size for _, size in layout) == obs_size:
+            return view_index(layout)
+    sizes = sorted({sum(size for _, size in layout) for layout in _layouts()})
+    raise ValueError(f"a model for {obs_size} observation columns matches no version of the "
+                     f"observation (whole observations have {', '.join(map(str, sizes))})")
 
 
 def prefix_views(dim: int) -> tuple[tuple[str, int], ...]:
@@ -107,6 +148,9 @@ def prefix_views(dim: int) -> tuple[tuple[str, int], ...]:
     record (or with a wrong one) was trained on such a prefix.
     """
     ends = []
+    for layout in _layouts():   # a whole observation of some version first
+        if sum(size for _, size in layout) == dim:
+            return layout
     for layout in _layouts():
         sizes = np.cumsum([size for _, size in layout])
         if dim in sizes:
@@ -123,8 +167,9 @@ def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:
     columns = []
     for name, size in views:
         view = VIEW_SLICES.get(name)
-        if name == "rules" and size == legacy_rules_columns().size:
-            columns.append(view.start + legacy_rules_columns())
+        version = _rules_version(size) if name == "rules" else None
+        if version is not None:
+            columns.append(view.start + rules_view_columns(version))
             continue
         if view is None or view.stop - view.start != size:
             now = "absent" if view is None else f"of size {view.stop - view.start}"

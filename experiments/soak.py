@@ -14,7 +14,8 @@ Plays uniformly random legal decisions in batches of games under every preset at
 * the observations of the acting players lie within the observation space bounds;
 * rewards sum as the ``reward`` option promises: under ``"win"`` and ``"rank"`` they
   come only when an episode ends and sum to zero; under ``"points"`` they are the
-  points of the rounds that ended (summing to zero under ``scoring="zero_sum"``);
+  points of the rounds that ended (summing to zero under ``scoring="zero_sum"`` with
+  the winner taking the losers' total);
 * when a ``last_standing`` episode ends with a result, the places are a permutation
   of the seats (players sharing places after a cut round, or between a Dobon's
   declarer and its loser, all hold the first of them) and the round's winner holds
@@ -57,7 +58,7 @@ PLAYER_COUNTS = (2, 4, 7, 10)
 INT_CHOICES: dict[str, tuple[int, ...]] = {
     "challenge_penalty": (0, 2, 4), "uno_penalty": (0, 1, 2), "mercy_limit": (0, 15, 25),
     "feed_penalty": (0, 20), "target_score": (100, 500), "rounds": (0, 2, 5),
-    "max_turns": (200, 1000),
+    "max_turns": (200, 1000), "draw_return_winner_points": (-20, -50),
 }
 #: A combination stops after this many exceptions (each restarts it from fresh games).
 MAX_EXCEPTIONS = 10
@@ -241,7 +242,8 @@ def check_rewards(rules: Rules, s: State, rewards: np.ndarray, ended: np.ndarray
         if differ.size:
             found.append(f"rewards {rewards[differ[0]].tolist()} of game {differ[0]} are not "
                          f"its round's points {s.round_points[differ[0]].tolist()}")
-        if rules.scoring in ("zero_sum", "none"):
+        if rules.scoring == "none" or (rules.scoring == "zero_sum"
+                                       and rules.draw_return_winner == "zero_sum"):
             unbalanced = over[s.round_points[over].sum(axis=1) != 0]
             if unbalanced.size:
                 found.append(f"round points {s.round_points[unbalanced[0]].tolist()} of game "

@@ -333,3 +333,28 @@ def test_last_standing_winner_takes_sum_first_out_scores_the_last_hand():
     assert terminated[0]
     assert int(eng.winner[0]) == 0
     assert eng.round_points[0].tolist() == [17, 0, 0]
+
+
+# --- draw_return scoring ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("winner", "fixed", "expected"), [
+    ("zero_sum", -20, [19, -12, -7]),
+    ("zero", -20, [0, -12, -7]),
+    ("fixed", -20, [20, -12, -7]),
+    ("fixed", -50, [50, -12, -7]),
+])
+def test_draw_return_losers_are_charged_their_own_hands_and_the_winner_per_option(
+        winner, fixed, expected):
+    # The draw-return page: card points as usual, lower is better; the winner scores 0,
+    # a fixed minus (-20 or -50), or minus the losers' total. round_points has the
+    # opposite sign (higher is better).
+    eng = make([["R1"], ["R5", "B7"], ["Y3", "Y4"]], top="R3", preset="draw_return",
+               draw_return_winner=winner, draw_return_winner_points=fixed)
+    _, terminated, _ = eng.step_names("play R1")
+    assert terminated[0]
+    assert eng.round_points[0].tolist() == expected
+
+
+def test_draw_return_is_not_winner_takes_sum():
+    rules = Rules.preset("draw_return")
+    assert (rules.scoring, rules.draw_return_winner) == ("zero_sum", "zero_sum")

@@ -90,6 +90,28 @@ def test_a_saved_model_loads_by_name_and_a_wrong_one_is_refused(tmp_path) -> Non
         make_agent("improved:nowhere")
 
 
+def test_a_model_of_an_earlier_observation_reads_the_columns_it_had(tmp_path) -> None:
+    from agents.policy import _layouts, observation_columns
+
+    torch.manual_seed(2)
+    older = sum(size for _, size in _layouts()[1])   # the rules view before the last options
+    net = AdvantageNet((16,), obs_size=older)
+    path = tmp_path / "older.pt"
+    save_model(path, net, "tuned", 0.05, {"command": "test"})
+    agent = make_agent(f"improved:{path}")
+    obs, masks = positions("official", 2, games=32, steps=5)
+    assert obs.shape[1] > older
+    with torch.no_grad():
+        expected = net(torch.as_tensor(obs[:, observation_columns(older)])).numpy()
+    np.testing.assert_allclose(agent.advantages(obs), expected, rtol=1e-6)
+    assert masks[np.arange(len(masks)), agent.act(obs, masks, np.random.default_rng(0))].all()
+    bad = tmp_path / "bad.pt"
+    saved = torch.load(path, weights_only=True)
+    torch.save({**saved, "obs_size": older + 1}, bad)
+    with pytest.raises(ValueError, match="matches no version of the observation"):
+        make_agent(f"improved:{bad}")
+
+
 def rating(action: str, value: float) -> AdvantageNet:
     """A network that rates one action ``value`` above all others, everywhere."""
     net = zero_net()

@@ -202,15 +202,51 @@ def test_shipped_models_load_and_play_legally(model, players) -> None:
 
 
 def test_the_v0_rules_view_is_today_s_without_the_added_options() -> None:
-    from agents.policy import RULES_ADDED_AFTER_V0, legacy_rules_columns
+    from agents.policy import RULES_ADDED_AFTER_V0, _rules_columns, legacy_rules_columns
     from uno_env.engine.observe import rules_vector
 
-    rules = Rules(uno_to_finish=True, roulette_color="victim")
+    rules = Rules(uno_to_finish=True, roulette_color="victim", draw_return_winner="zero",
+                  scoring="zero_sum")
     full = rules_vector(rules)
     legacy = full[legacy_rules_columns()]
-    assert legacy.size == full.size - 3 and set(RULES_ADDED_AFTER_V0) <= set(
-        f for f in Rules.__dataclass_fields__)
-    np.testing.assert_array_equal(legacy, rules_vector(Rules())[legacy_rules_columns()])
+    widths = {name: cols.size for name, cols in _rules_columns().items()}
+    assert legacy.size == full.size - sum(widths[name] for name in RULES_ADDED_AFTER_V0)
+    assert {"uno_to_finish", "roulette_color"} <= set(RULES_ADDED_AFTER_V0)
+    np.testing.assert_array_equal(legacy, rules_vector(Rules(scoring="zero_sum"))[
+        legacy_rules_columns()])
+
+
+def test_every_rules_view_version_is_today_s_without_the_later_options() -> None:
+    from agents.policy import RULES_VIEW_VERSIONS, _rules_columns, rules_view_columns
+    from uno_env.engine.observe import RULES_SIZE
+
+    widths = {name: cols.size for name, cols in _rules_columns().items()}
+    assert sum(widths.values()) == RULES_SIZE
+    assert rules_view_columns(len(RULES_VIEW_VERSIONS) - 1).size == RULES_SIZE
+    for version in range(len(RULES_VIEW_VERSIONS) - 1):
+        later = [n for added in RULES_VIEW_VERSIONS[version + 1:] for n in added]
+        assert rules_view_columns(version).size == RULES_SIZE - sum(widths[n] for n in later)
+    assert rules_view_columns(1).size == rules_view_columns(0).size + 3   # v1: 2 options
+    with pytest.raises(ValueError, match="version must be"):
+        rules_view_columns(len(RULES_VIEW_VERSIONS))
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_a_policy_of_an_older_observation_reads_its_own_columns(version) -> None:
+    from agents.policy import _layouts, observation_columns, prefix_views, rules_view_columns
+
+    layout = _layouts()[::-1][version]
+    size = sum(s for _, s in layout)
+    assert size < OBS_SIZE
+    assert prefix_views(size) == layout
+    columns = observation_columns(size)
+    assert columns.size == size
+    rules = VIEW_SLICES["rules"]
+    inside = columns[(columns >= rules.start) & (columns < rules.stop)]
+    np.testing.assert_array_equal(inside - rules.start, rules_view_columns(version))
+    assert observation_columns(OBS_SIZE) is None
+    with pytest.raises(ValueError, match="matches no version"):
+        observation_columns(size + 1)
 
 
 def test_a_heuristic_prior_policy_starts_as_the_heuristic_and_learns_its_corrections(

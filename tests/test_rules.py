@@ -23,7 +23,7 @@ PRESET_TABLE = {
         stack_draw2_on_draw2=True, stack_draw4_on_draw4=True, stack_no_mixing=True,
         stack_reverse=True, stack_skip="skip_next", wd4_restriction="none", challenge=False,
         multi_play="identical", multi_effects_add=True, uno_to_finish=True,
-        scoring="winner_takes_sum"),
+        scoring="zero_sum"),
     "house_dobon": dict(
         dobon=True, multi_skip="each", points="house", scoring="zero_sum",
         draw_rule="one_then_pass", stack_draw2_on_draw2=True, stack_draw4_on_draw4=True,
@@ -52,7 +52,8 @@ DEFAULTS = dict(
     multi_play="none", multi_effects_add=False, multi_skip="consecutive", uno_to_finish=False,
     finish_on_action="allowed", uno_penalty=2,
     seven_zero=False, jump_in=False, dobon=False, mercy_limit=0, roulette_color="player",
-    end="first_out", scoring="winner_takes_sum", points="standard", feed_penalty=0,
+    end="first_out", scoring="winner_takes_sum", points="standard",
+    draw_return_winner="zero_sum", draw_return_winner_points=-20, feed_penalty=0,
     match=False, target_score=500, rounds=0, max_turns=1000, teams=False,
 )
 
@@ -80,6 +81,8 @@ NON_DEFAULT = {
     "mercy_limit": dict(mercy_limit=25),
     "end": dict(end="last_standing"),
     "feed_penalty": dict(feed_penalty=20),
+    "draw_return_winner": dict(scoring="zero_sum", draw_return_winner="fixed",
+                               draw_return_winner_points=-50),
     "teams": dict(teams=True),
 }
 
@@ -181,6 +184,8 @@ def test_unknown_option_in_constructor_names_it():
     (dict(end="never"), "end"),
     (dict(multi_play="all"), "multi_play"),
     (dict(stack_skip="maybe"), "stack_skip"),
+    (dict(draw_return_winner="all"), "draw_return_winner"),
+    (dict(draw_return_winner_points=20), "draw_return_winner_points"),
 ])
 def test_invalid_value_names_the_option(overrides, option):
     with pytest.raises(ValueError, match=option):
@@ -197,6 +202,7 @@ def test_invalid_value_names_the_option(overrides, option):
     (dict(teams=True, num_players=3), "teams"),
     (dict(multi_effects_add=True), "multi_effects_add"),
     (dict(challenge=False, challenge_on_stack=True), "challenge_on_stack"),
+    (dict(draw_return_winner="zero"), "draw_return_winner"),
 ])
 def test_invalid_combination_names_the_option(overrides, option):
     with pytest.raises(ValueError, match=option):

@@ -33,6 +33,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "end": ("first_out", "last_standing"),
     "scoring": ("winner_takes_sum", "zero_sum", "card_count", "rank", "none"),
     "points": ("standard", "house"),
+    "draw_return_winner": ("zero_sum", "zero", "fixed"),
     "reward": ("win", "points", "rank"),
 }
 
@@ -46,6 +47,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "uno_penalty": (0, 1000),
     "mercy_limit": (0, 1000),
     "feed_penalty": (0, 1000),
+    "draw_return_winner_points": (-1000, 0),
     "target_score": (1, 1_000_000),
     "rounds": (0, 10_000),
     "max_turns": (1, 1_000_000),
@@ -104,6 +106,8 @@ class Rules:
     end: str = "first_out"
     scoring: str = "winner_takes_sum"
     points: str = "standard"
+    draw_return_winner: str = "zero_sum"
+    draw_return_winner_points: int = -20
     feed_penalty: int = 0
     match: bool = False
     target_score: int = 500
@@ -204,6 +208,9 @@ def _validate(r: Rules) -> None:
         raise ValueError("option teams=True needs num_players=4")
     if r.teams and r.end == "last_standing":
         raise ValueError("options teams=True and end='last_standing' cannot be combined")
+    if r.draw_return_winner != "zero_sum" and r.scoring != "zero_sum":
+        raise ValueError(f"option draw_return_winner={r.draw_return_winner!r} needs "
+                         "scoring='zero_sum' (it sets what the winner scores there)")
     if r.match and r.scoring == "none" and r.rounds == 0:
         raise ValueError("option match=True with scoring='none' needs a rounds limit "
                          "(no score could ever end the match)")
@@ -227,7 +234,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         stack_draw2_on_draw2=True, stack_draw4_on_draw4=True, stack_no_mixing=True,
         stack_reverse=True, stack_skip="skip_next", wd4_restriction="none", challenge=False,
         multi_play="identical", multi_effects_add=True, uno_to_finish=True,
-        scoring="winner_takes_sum",
+        scoring="zero_sum",
     ),
     "house_dobon": dict(
         dobon=True, multi_skip="each", points="house", scoring="zero_sum",
@@ -296,6 +303,8 @@ DECISIONS: dict[str, str] = {
     "end": "under last_standing the winner is the first out (or the last one standing); "
            "a round cut by max_turns after someone went out ends there, the players still "
            "in sharing the remaining places",
+    "draw_return_winner": "the losers are charged their own hands under any winner "
+                          "option; 'fixed' gives the winner minus draw_return_winner_points",
     "scoring": "points never count the winner's own hand; card_count counts cards like "
                "winner_takes_sum; rank gives P-1-place",
     "teams": "the partner's hand does not count; both partners share the team reward",

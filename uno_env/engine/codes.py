@@ -149,6 +149,12 @@ class Points(OptionCode):
     HOUSE = 1
 
 
+class DrawReturnWinner(OptionCode):
+    ZERO_SUM = 0
+    ZERO = 1
+    FIXED = 2
+
+
 class Reward(OptionCode):
     WIN = 0
     POINTS = 1
@@ -162,7 +168,8 @@ OPTION_CODES: dict[str, type[IntEnum]] = {
     "challenge_guilty": ChallengeGuilty, "stack_draw2_on_draw4": StackDraw2OnDraw4,
     "stack_skip": StackSkip, "multi_play": MultiPlay, "multi_skip": MultiSkip,
     "roulette_color": RouletteColor, "finish_on_action": FinishOnAction, "end": End,
-    "scoring": Scoring, "points": Points, "reward": Reward,
+    "scoring": Scoring, "points": Points, "draw_return_winner": DrawReturnWinner,
+    "reward": Reward,
 }
 
 

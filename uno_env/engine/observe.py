@@ -33,12 +33,14 @@ from .state import NUM_PHASES, State, where
 OTHERS = MAX_PLAYERS - 1
 #: Card symbols: the colored ones (0-9 S R D2 D4 SE DA), then the wilds (see ``cards``).
 NUM_SYMBOLS = NUM_COLORED_SYMBOLS + NUM_WILD_KINDS
-#: Version of the layout: 1 appended the public-memory views to the 505 numbers of 0.
-OBSERVATION_VERSION = 1
+#: Version of the layout: 1 appended the public-memory views to the 505 numbers of 0;
+#: 2 added rule options to the ``rules`` view (docs/observation.md has the history).
+OBSERVATION_VERSION = 2
 
 #: Scale of each numeric rule option in the ``rules`` view.
 _INT_SCALE = {"num_players": 10, "challenge_penalty": 4, "uno_penalty": 4, "mercy_limit": 25,
-              "feed_penalty": 20, "target_score": 500, "rounds": 5, "max_turns": 1000}
+              "feed_penalty": 20, "target_score": 500, "rounds": 5, "max_turns": 1000,
+              "draw_return_winner_points": -20}
 
 
 def rules_vector(rules: Rules) -> np.ndarray:

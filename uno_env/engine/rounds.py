@@ -11,7 +11,7 @@ from ..cards import (
     POINTS_TABLES,
     SYM_REVERSE,
 )
-from .codes import FirstPlayer, Reward, RuleCodes, Scoring, option_value
+from .codes import DrawReturnWinner, FirstPlayer, Reward, RuleCodes, Scoring, option_value
 from .deal import choose_dealer, deal, flip_first_card
 from .effects import advance, clear_tally, reset_chain, seat_after, start_turn, tally
 from .state import CHOOSE_COLOR, State, where
@@ -104,15 +104,26 @@ def score_round(rules: RuleCodes, s: State, games: np.ndarray) -> np.ndarray:
     loser = s.dobon_loser[games]
     doubled = where(loser >= 0)
     left[doubled, loser[doubled]] *= 2
+    points[ar, winner] = winner_points(rules, left.sum(1))
     if rules.scoring == Scoring.ZERO_SUM:
         points -= left
-    points[ar, winner] = left.sum(1)
     if rules.feed_penalty:
         fed = s.fed[games]
         pay = where((fed >= 0) & (fed != winner) & (s.dobon_loser[games] < 0))
         points[pay, fed[pay]] -= rules.feed_penalty
         points[pay, winner[pay]] += rules.feed_penalty
     return points
+
+
+def winner_points(rules: RuleCodes, losers: np.ndarray) -> np.ndarray:
+    """What the winner scores when the others hold ``losers`` points: all of them, except
+    under ``scoring="zero_sum"`` with another ``draw_return_winner`` (0, or minus
+    ``draw_return_winner_points``)."""
+    if rules.scoring != Scoring.ZERO_SUM or rules.draw_return_winner == DrawReturnWinner.ZERO_SUM:
+        return losers
+    if rules.draw_return_winner == DrawReturnWinner.ZERO:
+        return np.zeros_like(losers)
+    return np.full_like(losers, -rules.draw_return_winner_points)
 
 
 def shared_places(place: np.ndarray) -> np.ndarray:

@@ -152,10 +152,10 @@ def dobon_eligible(hand, size, top):
 def could_reach_one(rules, hand, size, kinds, follow, any_play):
     """Whether a play this turn could leave exactly one card (see ``legal.could_reach_one``)."""
     if not rules.has_discard_all:
-        return plain_reach(rules, hand, size, kinds, follow, any_play)
+        return _plain_reach(rules, hand, size, kinds, follow, any_play)
     plain = kinds & ~IS_DISCARD_ALL
     after = -2 if follow >= 0 and IS_DISCARD_ALL[follow] else follow
-    return (plain_reach(rules, hand, size, plain, after, plain.any())
+    return (_plain_reach(rules, hand, size, plain, after, plain.any())
             or discard_all_reach(rules, hand, size, kinds, follow))
 
 
@@ -190,7 +190,7 @@ def discard_all_reach(rules, hand, size, kinds, follow):
 
 
 @njit(cache=True)
-def plain_reach(rules, hand, size, kinds, follow, any_play):
+def _plain_reach(rules, hand, size, kinds, follow, any_play):
     """:func:`could_reach_one` for cards that take no other card along (``follow`` -2:
     the play goes on with cards this does not count)."""
     if size == 2:

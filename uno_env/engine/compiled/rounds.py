@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ...cards import IS_WILD, KIND_COLOR, KIND_SYMBOL, SYM_REVERSE
-from ..codes import FirstPlayer, Reward, Scoring
+from ..codes import DrawReturnWinner, FirstPlayer, Reward, Scoring
 from ..state import CHOOSE_COLOR
 from .deal import choose_dealer, deal, flip_first_card
 from .effects import advance, clear_tally, reset_chain, seat_after, start_turn, tally
@@ -107,11 +107,22 @@ def score_round(rules, s, g, points):
     if rules.scoring == Scoring.ZERO_SUM:
         for seat in range(p):
             points[seat] = -left[seat]
-    points[winner] = left.sum()
+    points[winner] = winner_points(rules, left.sum())
     fed = s.fed[g]
     if rules.feed_penalty and fed >= 0 and fed != winner and loser < 0:
         points[fed] -= rules.feed_penalty
         points[winner] += rules.feed_penalty
+
+
+@njit(cache=True)
+def winner_points(rules, losers):
+    """What the winner scores when the others hold ``losers`` points (see
+    ``rounds.winner_points``)."""
+    if rules.scoring != Scoring.ZERO_SUM or rules.draw_return_winner == DrawReturnWinner.ZERO_SUM:
+        return losers
+    if rules.draw_return_winner == DrawReturnWinner.ZERO:
+        return 0
+    return -rules.draw_return_winner_points
 
 
 @njit(cache=True)
