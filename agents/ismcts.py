@@ -26,7 +26,10 @@ whom it plays can value its actions against that player.
 
 All worlds and playouts of all the decisions of one ``act_in`` call run as one
 batch on the engine: a call with 100 decisions and a budget of 64 steps about
-6,400 games together.
+6,400 games together. A batch holds at most :attr:`IsmctsAgent.max_playouts`
+(262,144) playouts, about 0.7 GB: a call that needs more (many decisions, or a huge
+budget) is played in several batches, one after the other, so memory does not grow
+with budget x decisions.
 
 Actions that are always right are played without search: calling UNO, catching,
 Dobon, and any decision with a single legal action.
@@ -53,6 +56,11 @@ class IsmctsAgent(Agent):
 
     name = "ismcts"
     needs_engine = True
+    #: Most playouts (simulated games, under 3 KB each) in one batch: a call's decisions
+    #: are searched in batches of at most this many, so memory stays bounded (about
+    #: 0.7 GB) whatever the budget and the number of decisions in a call. A call within
+    #: it (1,024 decisions at budget 256) plays exactly as one batch.
+    max_playouts: int = 1 << 18
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
@@ -123,13 +131,27 @@ class IsmctsAgent(Agent):
                       rng: np.random.Generator) -> list[np.ndarray]:
         """Per listed game, ``float64[legal actions, worlds]``: the playout value of each
         of its legal actions (in action order) in each sampled world; every action is
-        tried in the same worlds."""
-        states, first, seats = [], [], []
+        tried in the same worlds. The playouts run in batches of at most
+        :attr:`max_playouts` games (see :func:`playout_batches`)."""
         candidates = [np.flatnonzero(row) for row in masks]
-        for game, legal in zip(games, candidates, strict=True):
+        worlds = [max(1, self.budget // legal.size) for legal in candidates]
+        found: list[list[np.ndarray]] = [[] for _ in candidates]
+        for batch in playout_batches([legal.size for legal in candidates], worlds,
+                                     self.max_playouts):
+            pieces = [(int(games[i]), candidates[i], n) for i, n in batch]
+            for (i, _), value in zip(batch, self._batch_values(engine, pieces, rng),
+                                     strict=True):
+                found[i].append(value)
+        return [np.concatenate(parts, axis=1) for parts in found]
+
+    def _batch_values(self, engine: Engine, pieces: list[tuple[int, np.ndarray, int]],
+                      rng: np.random.Generator) -> list[np.ndarray]:
+        """``float64[legal actions, worlds]`` of each ``(game, legal actions, worlds)`` of
+        ``pieces``, all played out as one batch."""
+        states, first, seats = [], [], []
+        for game, legal, worlds in pieces:
             seat = int(engine.state.current[game])
-            worlds = max(1, self.budget // legal.size)
-            sampled = sample_worlds(engine.rules, engine.state, int(game), seat, worlds, rng,
+            sampled = sample_worlds(engine.rules, engine.state, game, seat, worlds, rng,
                                     self.drew_on_weight)
             states.append(sampled.take(np.tile(np.arange(worlds), legal.size)))
             first.append(np.repeat(legal, worlds))
@@ -140,7 +162,7 @@ class IsmctsAgent(Agent):
         value = self._playouts(sims, first_actions, seat_of, rng)
         split = np.cumsum([a.size for a in first])[:-1]
         return [v.reshape(legal.size, -1)
-                for v, legal in zip(np.split(value, split), candidates, strict=True)]
+                for v, (_, legal, _) in zip(np.split(value, split), pieces, strict=True)]
 
     def _pick(self, value: np.ndarray, default: int) -> int:
         """Row of ``value[actions, worlds]`` to play (:func:`pick`)."""
@@ -162,6 +184,28 @@ class IsmctsAgent(Agent):
             return total + rewards[rows, seat]
         return total + play_out(sims, seat, self.policy, rng, self.horizon,
                                 self.uses_observations, self.opponent_policy)
+
+
+def playout_batches(actions: list[int], worlds: list[int], cap: int
+                    ) -> list[list[tuple[int, int]]]:
+    """How to play out decisions with ``actions[i]`` legal actions tried in ``worlds[i]``
+    worlds each (``actions[i] * worlds[i]`` playouts): batches of ``(decision, worlds)``
+    pieces, in decision order, each batch of at most ``cap`` playouts (a decision that
+    alone exceeds ``cap`` is split into pieces of fewer worlds; a single world of one
+    decision is the smallest piece). When everything fits, one batch of one piece per
+    decision."""
+    batches: list[list[tuple[int, int]]] = [[]]
+    used = 0
+    for i, (size, count) in enumerate(zip(actions, worlds, strict=True)):
+        per_piece = max(1, cap // size)
+        for start in range(0, count, per_piece):
+            n = min(per_piece, count - start)
+            if batches[-1] and used + n * size > cap:
+                batches.append([])
+                used = 0
+            batches[-1].append((i, n))
+            used += n * size
+    return [b for b in batches if b]
 
 
 def pick(value: np.ndarray, default: int, confidence: float) -> int:

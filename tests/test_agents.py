@@ -298,6 +298,45 @@ def test_ismcts_keeps_the_policy_choice_unless_another_action_clearly_beats_it()
         make_agent("ismcts:confidence=-1")
 
 
+@pytest.mark.parametrize(("actions", "worlds", "cap"), [
+    ([3, 5, 2], [10, 4, 7], 1000), ([3, 5, 2], [10, 4, 7], 20), ([7], [100], 30),
+    ([50, 2], [1, 9], 10), ([4] * 30, [8] * 30, 64)])
+def test_playouts_are_batched_under_the_cap(actions: list[int], worlds: list[int],
+                                            cap: int) -> None:
+    from agents.ismcts import playout_batches
+
+    batches = playout_batches(actions, worlds, cap)
+    pieces = [piece for batch in batches for piece in batch]
+    assert [i for i, _ in pieces] == sorted(i for i, _ in pieces)        # in decision order
+    for i, count in enumerate(worlds):                                     # every world once
+        assert sum(n for j, n in pieces if j == i) == count
+    for batch in batches:   # within the cap, except a single world too big on its own
+        assert sum(actions[i] * n for i, n in batch) <= cap or batch == [(batch[0][0], 1)]
+    if sum(a * w for a, w in zip(actions, worlds, strict=True)) <= cap:
+        assert batches == [list(enumerate(worlds))]
+
+
+def test_ismcts_memory_is_bounded_by_its_playout_cap(monkeypatch) -> None:
+    """A call of many decisions at a large budget never simulates more than the cap at once."""
+    import agents.ismcts as ismcts
+
+    sizes = []
+
+    class Recording(Engine):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            sizes.append(self.num_games)
+    monkeypatch.setattr(ismcts, "Engine", Recording)
+    eng = random_positions("official", 3, games=24, seed=1)
+    live = np.flatnonzero(~eng.state.done)
+    obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
+    agent = make_agent("ismcts:budget=64,horizon=2")
+    agent.max_playouts = 100
+    chosen = choose_actions(agent, eng, live, obs, masks, np.random.default_rng(0))
+    assert masks[np.arange(live.size), chosen].all()
+    assert sizes and max(sizes) <= 100 and sum(sizes) >= 64 * (masks.sum(axis=1) > 2).sum()
+
+
 def test_ismcts_needs_the_engine() -> None:
     with pytest.raises(TypeError, match="act_in"):
         make_agent("ismcts").act(np.zeros((1, 3), np.float32), np.ones((1, 4), bool),
