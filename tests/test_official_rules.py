@@ -103,6 +103,22 @@ def test_example3_official_jp_guilty_wd4_is_retracted_and_hidden_card_forced():
     assert same_cards(eng.hand(0, 1), ["B1", "B2"])
 
 
+def test_retract_replays_a_card_held_when_the_wd4_was_played_not_one_drawn_since():
+    # The offender played down to one card without the call and was caught: the G7
+    # drawn as the penalty was not in the hand that played the Wild Draw Four.
+    eng = make([["WD4", "G2"], ["B1", "B2"], ["Y3", "Y4"]], preset="official_jp", top="G5",
+               pile=["G7", "R9", "B7", "B8", "B9", "Y9", "R1"])
+    eng.step_names("play WD4:R")
+    eng.step_names("catch")
+    assert same_cards(eng.hand(0, 0), ["G2", "G7", "R9"])
+    eng.step_names("challenge")
+    assert eng.phase_name() == "forced_play"
+    assert eng.legal_action_names() == ["play G2"]
+    eng.step_names("play G2")
+    assert same_cards(eng.hand(0, 0), ["WD4", "G7", "R9", "B7", "B8", "B9", "Y9"])
+    assert current(eng) == 1
+
+
 def test_example3_forced_card_acts_as_the_offenders_play():
     """The retracted offender's forced card keeps its effect (here a Skip)."""
     eng = make([["WD4", "GS", "R7"], ["B1", "B2"], ["Y3", "Y4"]], preset="official_jp", top="G5",

@@ -273,7 +273,8 @@ DECISIONS: dict[str, str] = {
     "wd4_restriction": "under 'playable', another Wild Draw Four does not count as a "
                        "playable card",
     "challenge_guilty": "retract: the offender draws the pending total and must play a card "
-                        "they held before, legal on the previous top and color (if a "
+                        "they held when they played the Wild Draw Four (none drawn "
+                        "since), legal on the previous top and color (if a "
                         "reshuffle took that top card away, the offender draws instead)",
     "uno_penalty": "the call is checked when a turn's cards are down; any other player may "
                    "catch until the next card is played or drawn (a penalty's victim may "

@@ -32,7 +32,16 @@ from ..cards import (
     SYM_SKIP_ALL,
     SYM_WRD4,
 )
-from .codes import End, FinishOnAction, MultiPlay, MultiSkip, RouletteColor, RuleCodes, StackSkip
+from .codes import (
+    ChallengeGuilty,
+    End,
+    FinishOnAction,
+    MultiPlay,
+    MultiSkip,
+    RouletteColor,
+    RuleCodes,
+    StackSkip,
+)
 from .deal import add_to_hands, draw_cards, draw_until, write_shuffled
 from .legal import (
     COLOR_OF,
@@ -188,6 +197,8 @@ def note_wd4(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, 
     s.wd4_guilty[g] = np.where(fresh, guilty, s.wd4_guilty[g])
     s.prev_top[g] = np.where(fresh, s.top[g], s.prev_top[g])
     s.prev_color[g] = np.where(fresh, s.color[g], s.prev_color[g])
+    if rules.challenge_guilty == ChallengeGuilty.RETRACT:   # what a retraction may replay
+        s.hidden[g[fresh]] = hands[fresh] > 0
     open_chain = s.pending[g] == 0
     s.attacker[g] = np.where(open_chain | rules.challenge_on_stack, p, -1)
 

@@ -137,8 +137,7 @@ def challenge(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray)
     s.discard[g, WD4] -= 1
     s.top[g] = s.prev_top[g]
     s.color[g] = s.prev_color[g]
-    s.hidden[g] = s.hands[g, a] > 0
-    draw_cards(s, g, a, owed)
+    draw_cards(s, g, a, owed)   # ``hidden`` holds the cards held when the card was played
     start_turn(s, g, a)
     s.phase[g] = FORCED_PLAY
 
@@ -159,7 +158,7 @@ def play(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, acti
     jump = where(s.phase[games] == REACT)
     if jump.size:
         fold_turn(rules, s, games[jump])
-    s.hidden[games] = False
+    s.hidden[games[s.phase[games] != MULTI]] = False   # kept through a play of several
     lay(rules, s, games, player, ACTION_KIND[actions].astype(np.int64),
         ACTION_COLOR[actions].astype(np.int8))
 

@@ -20,7 +20,15 @@ from ...cards import (
     SYM_DISCARD_ALL,
     SYM_SKIP_ALL,
 )
-from ..codes import End, FinishOnAction, MultiPlay, MultiSkip, RouletteColor, StackSkip
+from ..codes import (
+    ChallengeGuilty,
+    End,
+    FinishOnAction,
+    MultiPlay,
+    MultiSkip,
+    RouletteColor,
+    StackSkip,
+)
 from ..effects import (
     IS_REVERSE_EFFECT,
     IS_SKIP,
@@ -174,6 +182,9 @@ def note_wd4(rules, s, g, player, kind, first):
                                             color)
         s.prev_top[g] = top
         s.prev_color[g] = color
+        if rules.challenge_guilty == ChallengeGuilty.RETRACT:   # what a retraction may replay
+            for k in range(NUM_KINDS):
+                s.hidden[g, k] = s.hands[g, player, k] > 0
     if s.pending[g] == 0 or rules.challenge_on_stack:
         s.attacker[g] = player
 

@@ -121,9 +121,7 @@ def challenge(rules, s, g, player):
         s.discard[g, WD4] -= 1
         s.top[g] = s.prev_top[g]
         s.color[g] = s.prev_color[g]
-        for k in range(NUM_KINDS):
-            s.hidden[g, k] = s.hands[g, attacker, k] > 0
-        draw_cards(s, g, attacker, pending)
+        draw_cards(s, g, attacker, pending)   # ``hidden`` holds the cards held at the play
         start_turn(s, g, attacker)
         s.phase[g] = FORCED_PLAY
 
@@ -140,7 +138,8 @@ def play(rules, s, g, player, action):
     """Lay a card: a normal play, an answer to a penalty, a multi-play card or a jump-in."""
     if s.phase[g] == REACT:
         fold_turn(rules, s, g)
-    s.hidden[g, :] = False
+    if s.phase[g] != MULTI:   # kept through a play of several cards
+        s.hidden[g, :] = False
     lay(rules, s, g, player, np.int64(ACTION_KIND[action]), ACTION_COLOR[action])
 
 
