@@ -91,6 +91,19 @@ def test_seven_zero_going_out_with_a_seven_does_not_swap():
     assert eng.hand(0, 0) == []
 
 
+@pytest.mark.parametrize("end", ["first_out", "last_standing"])
+def test_seven_zero_going_out_with_a_zero_passes_no_hands(end):
+    eng = make([["R0"], ["Y1", "Y2"], ["G1", "G2", "G3"]], seven_zero=True, end=end)
+    eng.step_names("play R0")
+    assert eng.hand(0, 0) == []
+    assert same(eng.hand(0, 1), ["Y1", "Y2"])
+    assert same(eng.hand(0, 2), ["G1", "G2", "G3"])
+    if end == "first_out":
+        assert eng.round_points[0].tolist() == [3 + 6, 0, 0]
+    else:
+        assert cur(eng) == 1 and not eng.done[0]
+
+
 # --- jump-in ------------------------------------------------------------------------------------
 
 JUMP = [["R5", "B1", "B2"], ["Y1", "Y2"], ["R5", "G1", "G2"], ["G3", "G4"]]

@@ -276,9 +276,10 @@ DECISIONS: dict[str, str] = {
                         "they held when they played the Wild Draw Four (none drawn "
                         "since), legal on the previous top and color (if a "
                         "reshuffle took that top card away, the offender draws instead)",
-    "uno_penalty": "the call is checked when a turn's cards are down; any other player may "
-                   "catch until the next card is played or drawn (a penalty's victim may "
-                   "catch before drawing)",
+    "uno_penalty": "the call is checked when a turn's cards are down; the next player to "
+                   "act may catch, before its own move, until the next card is played or "
+                   "drawn (a penalty's victim may catch before drawing); no catch by a "
+                   "player not to act, no grace period",
     "uno_to_finish": "without the call a multi-card play may not lay the last card",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
                   "end); 7-0 applies once, for the last card; under same_number plain "
@@ -311,5 +312,6 @@ DECISIONS: dict[str, str] = {
     "teams": "the partner's hand does not count; both partners share the team reward",
     "roulette_color": "the turned-over cards are not a penalty: they close the UNO catch "
                       "window like any draw",
-    "seven_zero": "a 0 passes hands among the players still in, in the current direction",
+    "seven_zero": "a 0 passes hands among the players still in, in the current direction; "
+                  "a 7 or 0 that goes out swaps or passes none",
 }
