@@ -230,3 +230,55 @@ def test_a_changed_engine_constant_is_picked_up_with_numba_cache_dir(tmp_path):
     assert after.returncode == 0, after.stderr
     assert after.stdout != before.stdout
     assert len(cache_warnings(after)) == 1  # a new source version: the compile is announced
+
+
+# --- several processes -------------------------------------------------------------------
+
+#: ``MIX64``, then how many of its signatures this process compiled (0: loaded from cache).
+MIX64_MISSES = MIX64 + "print('misses', sum(mix64.stats.cache_misses.values()))\n"
+
+
+def start(code: str, env: dict[str, str], wait_for: str) -> subprocess.Popen:
+    """Start ``code`` in a fresh Python process and wait until it prints ``wait_for``."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    full.update(PYTHONPATH=str(REPO), PYTHONDONTWRITEBYTECODE="1", **env)
+    proc = subprocess.Popen([sys.executable, "-c", code], env=full, cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for line in proc.stdout:
+        if line.strip() == wait_for:
+            return proc
+    proc.wait()
+    raise AssertionError(f"the process ended before {wait_for!r}: {proc.stderr.read()}")
+
+
+def test_a_process_started_while_another_runs_keeps_its_fresh_files(tmp_path):
+    """The first process compiled and is still running: the second one must neither drop
+    its files as unverified nor compile them again."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    first = start(MIX64 + "print('compiled', flush=True)\nimport time\ntime.sleep(60)\n", env,
+                  "compiled")
+    try:
+        second = run(MIX64_MISSES, env)
+    finally:
+        first.kill()
+        first.wait()
+    assert second.returncode == 0, second.stderr
+    assert cache_warnings(second) == [], second.stderr
+    assert second.stdout.split()[-2:] == ["misses", "0"]
+
+
+def test_one_process_compiles_while_the_others_wait(tmp_path):
+    """While one process holds the cache (compiling), another waits, says so, and then
+    loads what the first compiled instead of compiling it too."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    holder = ("import time\nfrom uno_env.engine.compiled import CACHE\n"
+              "with CACHE.locked():\n    print('holding', flush=True)\n    time.sleep(4)\n"
+              + "".join(f"    {line}\n" for line in MIX64.splitlines()))
+    first = start(holder, env, "holding")
+    second = run(MIX64_MISSES, env)
+    first.wait(timeout=600)
+    assert first.returncode == 0, first.stderr.read()
+    assert second.returncode == 0, second.stderr
+    messages = cache_warnings(second)
+    assert len(messages) == 1 and "waiting for another process" in messages[0], second.stderr
+    assert second.stdout.split()[-2:] == ["misses", "0"]

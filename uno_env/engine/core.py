@@ -72,7 +72,8 @@ def _kernels(rules: Rules, backend: str | None) -> object | None:
     try:
         from .compiled import NumbaBackend
     except ImportError as err:
-        raise ImportError("backend 'numba' needs numba: pip install 'uno-env[fast]'") from err
+        raise ImportError("backend 'numba' needs the fast extra (numba, filelock): "
+                          f"pip install 'uno-env[fast]' ({err})") from err
     return NumbaBackend(rules)
 
 

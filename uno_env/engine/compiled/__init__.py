@@ -9,9 +9,10 @@ installed (the ``fast`` extra), and makes a decision cost microseconds instead o
 the fixed overhead of ~150 small numpy operations.
 
 The compiled code is cached on disk by the rules of :mod:`.cache`: one directory
-per version of the sources, files checked before numba reads them. Importing this
-package imports every kernel module, so that each is decorated while that cache
-is in use.
+per version of the sources, files checked before numba reads them, one process
+compiling a kernel while the others wait. Importing this package imports every
+kernel module, so that each is decorated while that cache is in use (and its
+functions compile under the cache's lock).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ CACHE = open_cache(source_digest(_sources()), default_roots(_HERE / "__pycache__
 with CACHE.in_use():
     for _module in pkgutil.iter_modules([str(_HERE)]):
         if _module.name not in _NOT_KERNELS:
-            importlib.import_module(f"{__name__}.{_module.name}")
+            CACHE.guard_module(importlib.import_module(f"{__name__}.{_module.name}"))
 
 from .kernels import NumbaBackend  # noqa: E402
 

@@ -11,11 +11,18 @@ kernels' cache follows three rules of its own:
   ``__pycache__`` and numba's user-wide cache directory: whichever location numba
   would use, a changed source finds an empty cache there.
 * **Files are checked before numba reads them**: a manifest lists the checksum of
-  every cache file, rewritten when a process that added files exits; at import,
-  a file missing from it or differing from it is deleted, and the kernels it held
-  compile again. (A process that ends without exit handlers, ``os._exit`` as in
-  multiprocessing children, lists nothing: files only it compiled are compiled
-  again by the next process. ``python -m uno_env.engine.compiled`` lists all.)
+  every cache file, rewritten as soon as a kernel has been compiled and saved; at
+  import, a file missing from it or differing from it is deleted, and the kernels
+  it held compile again.
+* **One process compiles, the others wait**: compiling a kernel (and saving and
+  listing its files), checking the files at import and rewriting the manifest all
+  happen under one file lock per cache directory (``compile.lock``, with
+  ``filelock``). A process that needs a kernel another process is compiling waits
+  for it, then loads it from the cache instead of compiling it again; a process
+  that starts meanwhile checks the files only once they are written and listed,
+  so it never deletes another's fresh files. (A process killed between saving a
+  kernel and listing it leaves an unlisted file: the next process compiles that
+  kernel again.)
 * **No writable location** (a read-only install): the kernels compile into a
   temporary directory removed at exit, so every process compiles them.
 
@@ -35,8 +42,13 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
+from filelock import FileLock, Timeout
 from numba.core import config
+from numba.core.caching import FunctionCache
+from numba.core.dispatcher import Dispatcher
 from numba.misc.appdirs import AppDirs
 
 #: Name of a cache directory: this prefix and the first digits of the sources' digest.
@@ -79,14 +91,65 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+#: Name of the lock file in a cache directory.
+LOCK = "compile.lock"
+#: Seconds a process waits for the lock before saying that it waits.
+PATIENCE = 1.0
+
+
 class KernelCache:
-    """One cache directory of numba files and its manifest of checksums."""
+    """One cache directory of numba files, its manifest of checksums and its lock."""
 
     def __init__(self, directory: Path, temporary: bool = False) -> None:
         self.directory = directory
         self.temporary = temporary
         # what the manifest says, as (size, mtime_ns, sha256) of each verified file
         self._known: dict[str, tuple[int, int, str]] = {}
+        #: held while compiling, checking files or listing them (reentrant in a process)
+        self.lock = FileLock(directory / LOCK, thread_local=False, preserve_lock_file=True)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the cache's lock, saying once (a :class:`KernelCacheWarning`) if another
+        process holds it for more than :data:`PATIENCE` seconds."""
+        try:
+            self.lock.acquire(timeout=PATIENCE)
+        except Timeout:
+            _warn(f"waiting for another process compiling the engine kernels in "
+                  f"{self.directory}", stacklevel=5)
+            self.lock.acquire()
+        try:
+            yield
+        finally:
+            self.lock.release()
+
+    def guard(self, dispatcher: Any) -> None:
+        """Make a numba function compile under the lock and list its new files at once.
+
+        Its ``compile`` (called on the first use of each signature, to load the kernel
+        from the cache or else compile and save it) runs holding :meth:`locked`, so a
+        kernel another process is compiling is loaded once that process has saved it;
+        the manifest is rewritten after every compile that missed the cache."""
+        compile_ = dispatcher.compile
+
+        def compile_locked(sig: Any) -> Any:
+            misses = sum(dispatcher._cache_misses.values())
+            with self.locked():
+                entry = compile_(sig)
+                if sum(dispatcher._cache_misses.values()) != misses:
+                    self.record()
+            return entry
+
+        dispatcher.compile = compile_locked
+
+    def guard_module(self, module: ModuleType) -> None:
+        """:meth:`guard` every disk-cached numba function of ``module``."""
+        if self.temporary:
+            return
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher) and isinstance(getattr(value, "_cache", None),
+                                                            FunctionCache):
+                self.guard(value)
 
     def _files(self) -> dict[str, Path]:
         return {path.relative_to(self.directory).as_posix(): path
@@ -122,13 +185,33 @@ class KernelCache:
         return len(self._known), dropped
 
     def record(self) -> None:
-        """Rewrite the manifest if files were added or replaced since it was read.
+        """Rewrite the manifest (under the lock) if files were added or replaced since it
+        was read.
 
         Only files numba wrote whole (it replaces them atomically) are on disk,
         so what is there now is what the manifest vouches for.
         """
         if self.temporary:
             return
+        with self.locked():
+            self._record()
+
+    def record_if_free(self) -> None:
+        """:meth:`record`, unless another process holds the lock (at exit: every kernel
+        this process compiled is listed already, and no exit should wait for another
+        process's compile)."""
+        if self.temporary:
+            return
+        try:
+            self.lock.acquire(timeout=0)
+        except Timeout:
+            return
+        try:
+            self._record()
+        finally:
+            self.lock.release()
+
+    def _record(self) -> None:
         current: dict[str, tuple[int, int, str]] = {}
         try:
             for name, path in self._files().items():
@@ -193,7 +276,8 @@ def open_cache(digest: str, roots: list[Path], package_cache: Path) -> KernelCac
     if chosen.parent == package_cache:
         _prune(package_cache, chosen)
     cache = KernelCache(chosen)
-    kept, dropped = cache.validate()
+    with cache.locked():   # no other process is writing or listing files meanwhile
+        kept, dropped = cache.validate()
     if dropped:
         _warn(f"dropped {dropped} damaged or unverified files of the compiled-kernel cache "
               f"in {chosen}; compiling them again ({COMPILE_TIME} at most)")
@@ -201,9 +285,9 @@ def open_cache(digest: str, roots: list[Path], package_cache: Path) -> KernelCac
         _warn(f"compiling the engine kernels with numba into {chosen}, once per install "
               f"and engine version ({COMPILE_TIME}); `python -m uno_env.engine.compiled` "
               "does it ahead of time")
-    atexit.register(cache.record)
+    atexit.register(cache.record_if_free)
     return cache
 
 
-def _warn(message: str) -> None:
-    warnings.warn(f"uno_env: {message}", KernelCacheWarning, stacklevel=3)
+def _warn(message: str, stacklevel: int = 3) -> None:
+    warnings.warn(f"uno_env: {message}", KernelCacheWarning, stacklevel=stacklevel)
