@@ -50,6 +50,7 @@ from agents import make_agent  # noqa: E402
 from agents.base import BatchAgent, choose_in_parts  # noqa: E402
 from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json  # noqa: E402
 from uno_env import Engine, Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_ppo import head_to_head, parse_dataclass  # noqa: E402
@@ -291,4 +292,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "train_dmc"))

@@ -77,6 +77,7 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 
 from agents import AgentPool, choose_actions, make_agent  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
+from uno_env.cli import run_command  # noqa: E402
 from uno_env.learner import LearnerCore  # noqa: E402
 
 # --- settings ---------------------------------------------------------------------------------
@@ -631,4 +632,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "train_ppo"))
