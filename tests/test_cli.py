@@ -172,6 +172,7 @@ def test_ctrl_c_in_a_running_command_prints_no_traceback() -> None:
      "uno-env: IsADirectoryError: [Errno 21] Is a directory: 'm.zip'"),
     (OverflowError("too big"), "uno-env: OverflowError: too big"),
     (RecursionError("deep"), "uno-env: RecursionError: deep"),
+    (MemoryError("Unable to allocate"), "uno-env: MemoryError: Unable to allocate"),
 ])
 def test_user_errors_are_one_line(error: Exception, message: str) -> None:
     from uno_env.cli import user_errors
@@ -191,3 +192,10 @@ def test_an_agent_that_fails_to_load_is_one_line_without_traceback(monkeypatch,
     with pytest.raises(SystemExit) as exc:
         main(["play", "--players", "2", "--opponents", "greedy"])
     assert str(exc.value) == "uno-env play: EOFError: model file ended early"
+
+
+def test_a_batch_beyond_the_memory_is_one_line(capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--games", "10" + "0" * 11, "--batch", "10" + "0" * 11,
+              "--no-progress"])
+    assert str(exc.value).startswith("uno-env: MemoryError: Unable to allocate")

@@ -113,10 +113,11 @@ def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None] | Non
 
 
 #: Exceptions that mean the command's input cannot be used (a bad value, a missing,
-#: unreadable or truncated file, a missing extra): printed as one line, no traceback.
+#: unreadable or truncated file, a missing extra, sizes beyond the memory): printed as
+#: one line, no traceback.
 USER_ERRORS: tuple[type[BaseException], ...] = (
     ValueError, TypeError, LookupError, ArithmeticError, OSError, EOFError, ImportError,
-    RecursionError, pickle.UnpicklingError)
+    RecursionError, MemoryError, pickle.UnpicklingError)
 
 
 def one_line(err: BaseException) -> str:
@@ -157,7 +158,7 @@ def _rules(preset: str, players: int) -> Rules:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play random legal games and print their statistics."""
     rules = _rules(args.preset, args.players)
-    with _progress(args.games, not args.no_progress) as advance:
+    with _progress(args.games, not args.no_progress) as advance, user_errors():
         res = simulate(rules, args.games, batch=args.batch, seed=args.seed, on_progress=advance)
     _print_result(res, f"Random legal play: {args.preset}, {args.players} players "
                        f"({default_backend()} engine)")
