@@ -1,0 +1,146 @@
+"""Measure the networks of several training seeds on fresh deals, and ship one of them.
+
+    python experiments/seeds_report.py --runs runs/d2p-s0,runs/d2p-s1,runs/d2p-s2 \\
+        --players 2 --opponents tuned,random_play --deals 10000 \\
+        --ship agents/models/official-2p.safetensors --out docs/results/net-2p.json
+
+Every run folder holds a ``model.safetensors`` (``distill.py``, ``train_ppo.py
+--init-net``, ``train_dmc.py``) and a ``record.json`` or ``config.json`` with its
+command. Each network plays each opponent head-to-head on the same ``--deals``
+duplicate deals from deal seed ``--seed`` (default 1,000,000: no training script
+chooses anything on them), and the report gives, per opponent, every seed's win
+rate with its 95% interval, their mean and spread. With ``--ship``, the network of
+the run chosen *before* these deals are played (``--choose``: the one with the best
+last curve point against ``tuned`` recorded during training, or a given index) is
+copied there with a model card (``<stem>.json``: recipe, commands, seeds, budget and
+this report). ``--out`` keeps the report (JSON, written atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO))
+
+from agents import make_agent  # noqa: E402
+from agents.net import NetAgent, write_json  # noqa: E402
+from uno_env import Rules  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_ppo import head_to_head  # noqa: E402
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--runs", required=True, help="run folders, comma-separated")
+    parser.add_argument("--preset", default="official", help="rules preset of the games")
+    parser.add_argument("--players", type=int, default=2, help="players per game")
+    parser.add_argument("--opponents", default="tuned,random_play",
+                        help="opponents, comma-separated (each in all other seats)")
+    parser.add_argument("--deals", type=int, default=10_000, help="duplicate deals")
+    parser.add_argument("--seed", type=int, default=1_000_000, help="first deal seed")
+    parser.add_argument("--ship", default="", help="copy the chosen network to this "
+                        ".safetensors path, with its model card")
+    parser.add_argument("--choose", default="curve", help="'curve' (best last training "
+                        "curve point against tuned) or the index of a run")
+    parser.add_argument("--recipe", default="", help="the recipe, for the model card")
+    parser.add_argument("--out", default="", help="write the report here (JSON)")
+    args = parser.parse_args(argv)
+    args.run_list = [Path(r) for r in args.runs.split(",")]
+    missing = [str(r) for r in args.run_list if not (r / "model.safetensors").is_file()]
+    if missing:
+        parser.error(f"no model.safetensors in {', '.join(missing)}")
+    if args.deals < 2:
+        parser.error("--deals must be at least 2")
+    if args.choose != "curve" and not (args.choose.isdecimal()
+                                       and int(args.choose) < len(args.run_list)):
+        parser.error(f"--choose must be 'curve' or a run index, got {args.choose!r}")
+    if args.ship and not args.ship.endswith(".safetensors"):
+        parser.error("--ship must be a .safetensors path")
+    try:
+        Rules.preset(args.preset, num_players=args.players)
+        for name in args.opponents.split(","):
+            make_agent(name)
+    except ValueError as e:
+        parser.error(str(e))
+    return args
+
+
+def run_record(run: Path) -> dict[str, Any]:
+    """What a run recorded about itself (its command, settings, curve)."""
+    for name in ("record.json", "config.json"):
+        if (run / name).is_file():
+            return json.loads((run / name).read_text())
+    return {}
+
+
+def last_curve_point(record: dict[str, Any]) -> float:
+    """The last recorded win rate against tuned during training (-1 if none)."""
+    points = [r.get("curve", {}) for r in record.get("rounds", [])] or record.get("curve", [])
+    for point in reversed(points):
+        if "tuned" in point:
+            return float(point["tuned"]["win_rate"])
+    return -1.0
+
+
+def summary(rates: list[float]) -> dict[str, float]:
+    values = np.array(rates)
+    return {"mean": float(values.mean()), "min": float(values.min()),
+            "max": float(values.max()), "std": float(values.std(ddof=1)) if len(values) > 1
+            else 0.0}
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    rules = Rules.preset(args.preset, num_players=args.players)
+    records = [run_record(r) for r in args.run_list]
+    report: dict[str, Any] = {
+        "command": "python experiments/seeds_report.py " + " ".join(argv),
+        "preset": args.preset, "players": args.players, "deals": args.deals,
+        "deal_seeds": [args.seed, args.seed + args.deals - 1], "results": {}}
+    for name in args.opponents.split(","):
+        opponent = make_agent(name)
+        each = []
+        for run in args.run_list:
+            r = head_to_head(NetAgent(run / "model.safetensors"), opponent, rules,
+                             args.deals, args.seed)
+            each.append({"run": str(run), **r})
+            print(f"{run} vs {name}: {r['win_rate']:.2%} [{r['low']:.2%}, {r['high']:.2%}] "
+                  f"over {r['games']:,} games", flush=True)
+        report["results"][name] = {"each": each,
+                                   "seeds": summary([e["win_rate"] for e in each])}
+        s = report["results"][name]["seeds"]
+        print(f"vs {name}: mean {s['mean']:.2%} over {len(each)} seeds "
+              f"({s['min']:.2%}-{s['max']:.2%})", flush=True)
+    if args.ship:
+        k = (int(np.argmax([last_curve_point(r) for r in records]))
+             if args.choose == "curve" else int(args.choose))
+        report["shipped"] = {"run": str(args.run_list[k]), "chosen_by": args.choose}
+        ship = Path(args.ship)
+        shutil.copyfile(args.run_list[k] / "model.safetensors", ship)
+        card = {"recipe": args.recipe or records[k].get("recipe", ""),
+                "command": records[k].get("command", ""),
+                "seeds": [{"run": str(r), "command": rec.get("command", ""),
+                           "config": rec.get("config", {})}
+                          for r, rec in zip(args.run_list, records, strict=True)],
+                "shipped_seed_index": k, "results": report}
+        write_json(ship.with_suffix(".json"), card)
+        print(f"shipped {args.run_list[k]} as {ship}")
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        write_json(args.out, report)
+
+
+if __name__ == "__main__":
+    main()
