@@ -143,12 +143,13 @@ class KernelCache:
         dispatcher.compile = compile_locked
 
     def guard_module(self, module: ModuleType) -> None:
-        """:meth:`guard` every disk-cached numba function of ``module``."""
+        """:meth:`guard` every disk-cached numba function defined in ``module`` (those it
+        imports are guarded with their own module)."""
         if self.temporary:
             return
         for value in vars(module).values():
-            if isinstance(value, Dispatcher) and isinstance(getattr(value, "_cache", None),
-                                                            FunctionCache):
+            if (isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+                    and isinstance(getattr(value, "_cache", None), FunctionCache)):
                 self.guard(value)
 
     def _files(self) -> dict[str, Path]:
