@@ -1035,6 +1035,32 @@ def test_draw_rule_until_playable_stops_when_nothing_is_left():
     assert_census(eng)
 
 
+@pytest.mark.parametrize("draw_rule", ["until_playable_may_play", "until_playable_must_play"])
+def test_draw_keep_going_draws_on_after_a_playable_card_shows(draw_rule):
+    # A drawing-rule page: drawing on from the pile after a playable card shows is fine.
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["Y1", "G7", "R5", "G8"],
+               draw_rule=draw_rule, draw_keep_going=True)
+    eng.step_names("draw")
+    assert eng.phase_name() == "after_draw"
+    expected = {"play G7", "draw"} | ({"pass"} if draw_rule.endswith("may_play") else set())
+    assert set(eng.legal_action_names()) == expected
+    eng.step_names("draw")            # draws on to the next playable card, R5
+    assert same_cards(eng.hand(0, 0), ["R1", "B2", "Y1", "G7", "R5"])
+    assert eng.phase_name() == "after_draw"
+    assert "play R5" in eng.legal_action_names()
+    assert "play G7" not in eng.legal_action_names()
+    eng.step_names("play R5")
+    assert eng.top_card() == "R5"
+    assert current(eng) == 1
+
+
+def test_draw_keep_going_off_no_draw_after_a_playable_card():
+    eng = make([["R1", "B2"], ["B3"], ["B4"]], top="G5", pile=["Y1", "G7", "R5", "G8"],
+               draw_rule="until_playable_may_play")
+    eng.step_names("draw")
+    assert "draw" not in eng.legal_action_names()
+
+
 def test_draw_when_playable_false():
     rules = dict(draw_when_playable=False)
     eng = make([["G1", "B2"], ["B3"], ["B4"]], top="G5", **rules)

@@ -44,6 +44,7 @@ DEFAULTS = dict(
     num_players=4, deck="classic108",
     first_card="official", first_player="left_of_dealer", dealer="random",
     draw_rule="one_may_play", draw_when_playable=True, play_any_after_draw=False,
+    draw_keep_going=False,
     wd4_restriction="color", wd4_bluff=True, challenge=True, challenge_guilty="offender_draws",
     challenge_penalty=2,
     stack_draw2_on_draw2=False, stack_draw4_on_draw2=False, stack_draw4_on_draw4=False,
@@ -81,6 +82,7 @@ NON_DEFAULT = {
     "mercy_limit": dict(mercy_limit=25),
     "end": dict(end="last_standing"),
     "feed_penalty": dict(feed_penalty=20),
+    "draw_keep_going": dict(draw_rule="until_playable_may_play", draw_keep_going=True),
     "draw_return_winner": dict(scoring="zero_sum", draw_return_winner="fixed",
                                draw_return_winner_points=-50),
     "teams": dict(teams=True),
@@ -203,6 +205,7 @@ def test_invalid_value_names_the_option(overrides, option):
     (dict(multi_effects_add=True), "multi_effects_add"),
     (dict(challenge=False, challenge_on_stack=True), "challenge_on_stack"),
     (dict(draw_return_winner="zero"), "draw_return_winner"),
+    (dict(draw_keep_going=True), "draw_keep_going"),
 ])
 def test_invalid_combination_names_the_option(overrides, option):
     with pytest.raises(ValueError, match=option):

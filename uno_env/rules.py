@@ -71,6 +71,7 @@ class Rules:
     draw_rule: str = "one_may_play"
     draw_when_playable: bool = True
     play_any_after_draw: bool = False
+    draw_keep_going: bool = False
     # Wild Draw Four
     wd4_restriction: str = "color"
     wd4_bluff: bool = True
@@ -192,6 +193,9 @@ def _validate(r: Rules) -> None:
     for name, allowed in CHOICES.items():
         if getattr(r, name) not in allowed:
             raise ValueError(f"option {name}={getattr(r, name)!r} is not one of {allowed}")
+    if r.draw_keep_going and not r.draw_rule.startswith("until_playable"):
+        raise ValueError("option draw_keep_going=True needs a draw_rule of "
+                         "'until_playable_may_play' or 'until_playable_must_play'")
     if r.challenge and r.wd4_restriction == "none":
         raise ValueError("option challenge=True needs a wd4_restriction other than 'none' "
                          "(there is nothing to challenge)")
@@ -270,6 +274,8 @@ PRESET_SOURCES: dict[str, str] = {
 DECISIONS: dict[str, str] = {
     "always": "the first card acts as if the player before the starter had played it; a "
               "turned-up Reverse lets that player start counter-clockwise",
+    "draw_keep_going": "drawing on after a playable card shows draws until the next one; "
+                       "only the last card drawn may then be played",
     "wd4_restriction": "under 'playable', another Wild Draw Four does not count as a "
                        "playable card",
     "challenge_guilty": "retract: the offender draws the pending total and must play a card "

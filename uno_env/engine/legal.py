@@ -360,6 +360,8 @@ def legal_mask(rules: RuleCodes, s: State) -> np.ndarray:
 
     turn = phase == TURN
     mask[:, DRAW] = (turn & (rules.draw_when_playable | ~any_play)) | (phase == RESPOND)
+    if rules.draw_keep_going:   # draw on after a playable card showed
+        mask[:, DRAW] |= phase == AFTER_DRAW
     mask[:, PASS] = (phase == MULTI) | (phase == REACT)
     if rules.draw_rule != DrawRule.UNTIL_PLAYABLE_MUST_PLAY:
         mask[:, PASS] |= phase == AFTER_DRAW

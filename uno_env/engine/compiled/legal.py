@@ -271,7 +271,8 @@ def legal_row(rules, s, g, mask, kinds):
             base = PLAY_WILD_BASE + NUM_COLORS * (k - NUM_COLORED_KINDS)
             for c in range(NUM_COLORS):
                 mask[base + c] = True
-    mask[DRAW] = (phase == TURN and (rules.draw_when_playable or not any_play)) or phase == RESPOND
+    mask[DRAW] = ((phase == TURN and (rules.draw_when_playable or not any_play))
+                  or phase == RESPOND or (phase == AFTER_DRAW and rules.draw_keep_going))
     must_play = rules.draw_rule == DrawRule.UNTIL_PLAYABLE_MUST_PLAY
     mask[PASS] = phase in (MULTI, REACT) or phase == AFTER_DRAW and not must_play
     if rules.challenge:
