@@ -44,7 +44,7 @@ from train_ppo import Config, head_to_head, train  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.policy import PolicyAgent  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
+from uno_env.cli import integer_from, run_command  # noqa: E402
 
 MIXTURE = "mixture"
 
@@ -52,21 +52,21 @@ MIXTURE = "mixture"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--budget", type=int, default=200_000,
+    parser.add_argument("--budget", type=integer_from(1), default=200_000,
                         help="learner decisions per single-preset policy")
     parser.add_argument("--presets", default="all", help="presets separated by commas, or all")
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--players", type=integer_from(2, 10), default=2)
     parser.add_argument("--train-opponent", default="tuned")
     parser.add_argument("--heuristic", default="tuned", help="the best heuristic to play")
-    parser.add_argument("--deals", type=int, default=300, help="deals per matrix cell")
-    parser.add_argument("--num-envs", type=int, default=256)
-    parser.add_argument("--n-steps", type=int, default=64)
-    parser.add_argument("--batch-size", type=int, default=4096)
+    parser.add_argument("--deals", type=integer_from(1), default=300, help="deals per matrix cell")
+    parser.add_argument("--num-envs", type=integer_from(1), default=256)
+    parser.add_argument("--n-steps", type=integer_from(1), default=64)
+    parser.add_argument("--batch-size", type=integer_from(1), default=4096)
     parser.add_argument("--net", default="128,128")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=integer_from(0, 2**31 - 1), default=0)
     parser.add_argument("--out", default="runs/cross_preset")
     parser.add_argument("--retrain", action="store_true", help="train even if a model exists")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--jobs", type=integer_from(1), default=1,
                         help="processes training the policies and playing the cells")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
     return parser.parse_args(argv)

@@ -91,7 +91,9 @@ def test_cross_preset_checks_its_settings_before_writing_anything(tmp_path: Path
     out = tmp_path / "cross"
     done = run_failing("cross_preset.py", "--presets", "official", "--budget", "-5", "--out",
                        str(out))
-    assert "--timesteps must be at least 1" in done.stderr and not out.exists()
+    assert "--budget: '-5' is not an integer at least 1" in done.stderr and not out.exists()
+    done = run_failing("cross_preset.py", "--presets", "official,nowhere", "--out", str(out))
+    assert "nowhere" in done.stderr and not out.exists()
 
 
 def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
