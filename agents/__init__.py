@@ -47,13 +47,15 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
-    already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO model (a path, or the
-    stem of a shipped model, see :mod:`agents.policy`), ``"improved:<model>"`` a
-    heuristic with a learned advantage (:mod:`agents.improved`), ``"net:<model>"`` a
-    standalone network policy (:mod:`agents.net`). Unknown names and parameters, and
-    values of the wrong type for their parameter (``budget=true``, an integer given as
-    ``2.7``), raise ``ValueError`` naming the agent, the parameter and the value (see
-    :mod:`agents.spec`)."""
+    already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO policy (see
+    :mod:`agents.policy`; an SB3 ``.zip`` only with ``trust_pickle=True``, since
+    loading one can run code), ``"improved:<model>"`` a heuristic with a learned
+    advantage (:mod:`agents.improved`), ``"net:<model>"`` a standalone network policy
+    (:mod:`agents.net`). For these, a ``<model>`` with a path separator or a suffix is
+    a file, a bare stem a model shipped in ``agents/models/`` (:mod:`agents.files`).
+    Unknown names and parameters, and values of the wrong type for their parameter
+    (``budget=true``, an integer given as ``2.7``), raise ``ValueError`` naming the
+    agent, the parameter and the value (see :mod:`agents.spec`)."""
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from .policy import PolicyAgent  # torch is an optional extra
 

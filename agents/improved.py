@@ -26,12 +26,17 @@ Acting greedily on a policy's true advantages is never worse than the policy
 itself (the policy improvement theorem); the network only estimates them, so the
 margin keeps the base choice where the estimate is unsure.
 
-``make_agent("improved:<model>")`` loads a model file (``.pt``), or a shipped
-model by its stem from ``agents/models/``.
+``make_agent("improved:<model>")`` loads a model file (``.pt``; a spec with a path
+separator or a suffix is a path), or a shipped model by its stem from
+``agents/models/`` (a bare stem is always the shipped model). A model file holds
+tensors and plain values only, read with ``torch.load(weights_only=True)``, and its
+stored base may only be a built-in heuristic (``greedy``, ``tuned``, ``defender``,
+``random_play``, ``random``): loading a model never runs code nor loads another model.
 """
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,7 +48,8 @@ from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 
 from .base import Agent, BatchAgent, check_batch
-from .policy import observation_columns, resolve_model_path, scale_observation
+from .files import check_builtin, check_file, resolve_model
+from .policy import observation_columns, scale_observation
 
 
 class AdvantageNet(torch.nn.Module):
@@ -96,26 +102,57 @@ def save_advisers(path: str | Path, advisers: Sequence[tuple[AdvantageNet, float
                 "num_actions": NUM_ACTIONS, "record": record}, path)
 
 
-def load_advisers(path: Path) -> tuple[list[tuple[AdvantageNet, float]], str, float | None]:
+def load_advisers(path: str | Path) -> tuple[list[tuple[AdvantageNet, float]], str, float | None]:
     """``(advisers, base, veto)`` of a file written by :func:`save_model` or
-    :func:`save_advisers`."""
-    saved = torch.load(path, map_location="cpu", weights_only=True)
-    if saved["num_actions"] != NUM_ACTIONS:
-        raise ValueError(f"{path} was trained on {saved['num_actions']} actions; this "
-                         f"version has {NUM_ACTIONS}")
+    :func:`save_advisers`.
+
+    Reads tensors and plain values only (``torch.load(weights_only=True)``), and the base
+    must be a built-in heuristic's name, so a file never loads another model (nor
+    itself). Raises ``ValueError`` naming the file for anything else: a missing file or
+    a folder, a file torch cannot read, missing or malformed entries, another number
+    of actions, an observation width no version had, or tensors that do not fit."""
+    path = check_file(path, "advantage model")
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"advantage model file {str(path)!r}: {why}")
+
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise bad("it holds objects other than tensors and plain values, which could run "
+                  "code when loaded; it is refused") from None
+    except Exception as e:   # noqa: BLE001 (a bad file fails in many ways; name the file)
+        raise bad(f"not a model saved by agents.improved ({type(e).__name__}: "
+                  f"{str(e).strip().splitlines()[0] if str(e).strip() else ''})") from None
+    try:
+        num_actions, obs_size = int(saved["num_actions"]), int(saved["obs_size"])
+        entries = saved.get("advisers", [saved])
+        specs = [(tuple(int(h) for h in e["hidden"]), e["state_dict"], float(e["margin"]))
+                 for e in entries]
+        veto = None if saved.get("veto") is None else float(saved["veto"])
+        base = saved.get("base")
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        raise bad(f"malformed contents ({type(e).__name__}: {e})") from None
+    check_builtin(base, "base", path)
+    if num_actions != NUM_ACTIONS:
+        raise bad(f"trained on {num_actions} actions; this version has {NUM_ACTIONS}")
     try:   # an earlier version's observation reads the columns it had
-        observation_columns(saved["obs_size"])
-    except ValueError as err:
-        raise ValueError(f"{path} was trained on {saved['obs_size']} observation columns, "
-                         f"which matches no version of the observation; this version has "
-                         f"{OBS_SIZE}") from err
-    entries = saved.get("advisers", [saved])
+        observation_columns(obs_size)
+    except ValueError:
+        raise bad(f"trained on {obs_size} observation columns, which matches no version of "
+                  f"the observation; this version has {OBS_SIZE}") from None
+    if not specs:
+        raise bad("it holds no advantage network")
     advisers = []
-    for entry in entries:
-        net = AdvantageNet(tuple(entry["hidden"]), saved["obs_size"])
-        net.load_state_dict(entry["state_dict"])
-        advisers.append((net, float(entry["margin"])))
-    return advisers, saved["base"], saved.get("veto")
+    for hidden, state, margin in specs:
+        try:
+            net = AdvantageNet(hidden, obs_size)
+            net.load_state_dict(state)
+        except (RuntimeError, TypeError, ValueError, AttributeError) as e:
+            raise bad(f"its tensors do not fit a network of {obs_size} observation columns "
+                      f"and hidden layers {list(hidden)} ({str(e).splitlines()[0]})") from None
+        advisers.append((net, margin))
+    return advisers, base, veto
 
 
 def _one_size(advisers: Sequence[tuple[AdvantageNet, float]]) -> int:
@@ -153,11 +190,12 @@ class ImprovedAgent(Agent):
             advisers = [(model, 0.0 if margin is None else float(margin))]
             label = label or "improved"
         elif isinstance(model, (str, Path)):
-            path = resolve_model_path(str(model), ".pt", "advantage model")
+            path = (resolve_model(model, ".pt", "advantage model", "improved")
+                    if isinstance(model, str) else model)
             advisers, stored_base, stored_veto = load_advisers(path)
             if margin is not None:
                 advisers = [(net, float(margin)) for net, _ in advisers]
-            label = label or f"improved:{path.stem}"
+            label = label or f"improved:{model}"
         else:
             advisers = [(net, float(m)) for net, m in model]
             label = label or "improved"

@@ -21,7 +21,7 @@ views or rule options, and a network that needs a view this version lacks is
 refused at load time, not at its first move.
 
 ``make_agent("net:official-2p")`` loads a shipped network from ``agents/models/``;
-``net:path/to/model.safetensors`` (any spec with a path separator or the suffix)
+``net:path/to/model.safetensors`` (any spec with a path separator or a suffix)
 loads a file, never a shipped model of the same name.
 """
 
@@ -41,6 +41,7 @@ from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
 from uno_env.rules import CHOICES, Rules
 
 from .base import Agent, check_batch
+from .files import resolve_model
 
 #: Where shipped networks live: ``net:<stem>`` finds ``MODELS_DIR/<stem>.safetensors``.
 MODELS_DIR = Path(__file__).parent / "models"
@@ -205,17 +206,10 @@ def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
 
 
 def resolve_net(spec: str) -> Path:
-    """The file of ``net:<spec>``: a path when ``spec`` has a path separator or ends in
-    ``.safetensors``, else the shipped network of that stem (a file or folder of that
-    name in the working directory never shadows it)."""
-    if "/" in spec or "\\" in spec or spec.endswith(SUFFIX):
-        return Path(spec)
-    shipped = MODELS_DIR / f"{spec}{SUFFIX}"
-    if shipped.is_file():
-        return shipped
-    names = sorted(p.stem for p in MODELS_DIR.glob(f"*{SUFFIX}"))
-    raise ValueError(f"no shipped network {spec!r} (shipped: {', '.join(names) or 'none'}); "
-                     f"a file needs a path, e.g. net:./{spec}{SUFFIX}")
+    """The file of ``net:<spec>``: a path when ``spec`` has a path separator or a suffix
+    (``.safetensors``), else the shipped network of that stem (a file or folder of that
+    name in the working directory never shadows it; :func:`agents.files.resolve_model`)."""
+    return resolve_model(spec, SUFFIX, "network", "net")
 
 
 class NetAgent(Agent):

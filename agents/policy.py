@@ -1,11 +1,23 @@
 """Trained policies as batch agents (needs the ``train`` extra: torch, sb3-contrib).
 
-:class:`PolicyAgent` turns a saved MaskablePPO model (``.zip``), an in-memory
-SB3 policy, or any plain torch module mapping observations ``float[B, D]`` to
-action logits ``float[B, A]`` into an agent: one forward pass per batch of
-decisions, then the best (or a sampled) legal action of each row. Agents are
-built by name with ``agents.make_agent("ppo:path/to/model.zip")``; the models
-shipped in ``agents/models/`` are found by their stem (``"ppo:official-2p"``).
+:class:`PolicyAgent` turns a saved MaskablePPO policy, an in-memory SB3 policy, or
+any plain torch module mapping observations ``float[B, D]`` to action logits
+``float[B, A]`` into an agent: one forward pass per batch of decisions, then the
+best (or a sampled) legal action of each row. Agents are built by name with
+``agents.make_agent("ppo:path/to/policy.safetensors")``; the policies shipped in
+``agents/models/`` (``<stem>.ppo.safetensors``) are found by their stem
+(``"ppo:official-2p"``).
+
+**Files that never run code.** :func:`export_policy` saves a policy as a
+``.safetensors`` file: its tensors, and in the header a JSON config (the policy
+class, layer widths, activation, observation scaling, the observation views it
+reads, its sizes, and for :class:`HeuristicPriorPolicy` the prior's name and
+scale). :func:`read_policy` rebuilds the policy from that JSON and loads the
+tensors: no pickle anywhere. An SB3 ``.zip`` is different: SB3 unpickles it, and
+unpickling runs any code the file carries, so :func:`load_legacy_zip` loads one only
+with ``trust_pickle=True`` (``make_agent("ppo:m.zip", trust_pickle=True)``,
+``uno-env ... --trust-model``). ``experiments/train_ppo.py`` writes the safe file
+(``policy.safetensors``) beside its ``model.zip``.
 
 :class:`UnoFeatures` is the features extractor the training scripts give
 MaskablePPO. It scales the raw observation (counts reach the hundreds: hand
@@ -18,6 +30,7 @@ working when later versions add views to the observation.
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -29,13 +42,12 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
+from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
 from uno_env.rules import CHOICES, Rules
 
 from .base import Agent, check_batch
-
-#: Where the shipped models live: ``ppo:<stem>`` finds ``MODELS_DIR/<stem>.zip``.
-MODELS_DIR = Path(__file__).parent / "models"
+from .files import MODELS_DIR, check_builtin, check_file, resolve_model
 
 #: The observation layout of this version, as ``UnoFeatures`` records it.
 CURRENT_VIEWS: tuple[tuple[str, int], ...] = tuple((name, size) for name, size, _ in VIEWS)
@@ -80,7 +92,8 @@ class UnoFeatures(BaseFeaturesExtractor):
 RULES_VIEW_VERSIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("uno_to_finish", "roulette_color"),
-    ("draw_return_winner", "draw_return_winner_points", "draw_keep_going"),
+    ("draw_return_winner", "draw_return_winner_points", "draw_keep_going",
+     "single_card_finish"),
 )
 #: Rule options the ``rules`` view gained after observation layout v0.
 RULES_ADDED_AFTER_V0 = tuple(name for added in RULES_VIEW_VERSIONS[1:] for name in added)
@@ -284,50 +297,238 @@ class HeuristicPriorPolicy(MaskableActorCriticPolicy):
         return self._logits(obs, self._actor_latent(obs))
 
 
-def load_policy(path: str | Path) -> Any:
-    """The policy of a saved MaskablePPO model, on the CPU, in eval mode."""
+#: Suffix of the shipped policies: ``ppo:<stem>`` loads ``MODELS_DIR/<stem>.ppo.safetensors``.
+SHIPPED_SUFFIX = ".ppo.safetensors"
+#: The safetensors header key of a policy written by :func:`export_policy`.
+HEADER_KEY = "uno_env_ppo"
+#: Version of that header.
+FORMAT = 1
+#: Activation functions a policy file may name.
+ACTIVATIONS: dict[str, type[torch.nn.Module]] = {
+    cls.__name__: cls for cls in (torch.nn.Tanh, torch.nn.ReLU, torch.nn.LeakyReLU,
+                                  torch.nn.ELU, torch.nn.GELU, torch.nn.SiLU)}
+#: Policy classes a policy file may name.
+POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {
+    cls.__name__: cls for cls in (MaskableActorCriticPolicy, HeuristicPriorPolicy)}
+
+
+def policy_config(policy: Any) -> dict[str, Any]:
+    """The JSON config :func:`export_policy` stores: everything that rebuilds ``policy``
+    (a MaskablePPO actor-critic policy over :class:`UnoFeatures` or SB3's flatten
+    extractor) around its tensors. Raises ``TypeError`` for any other policy."""
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+
+    name = type(policy).__name__
+    if POLICY_CLASSES.get(name) is not type(policy):
+        raise TypeError(f"export_policy needs a MaskableActorCriticPolicy or a "
+                        f"HeuristicPriorPolicy, got {name}")
+    activation = policy.activation_fn.__name__
+    if ACTIVATIONS.get(activation) is not policy.activation_fn:
+        raise TypeError(f"export_policy: activation {activation} is not one of "
+                        f"{', '.join(ACTIVATIONS)}")
+    obs_size = int(np.prod(policy.observation_space.shape))
+    extractor = policy.features_extractor
+    if isinstance(extractor, UnoFeatures):
+        scale, views = extractor.scale, extractor.views
+    elif isinstance(extractor, FlattenExtractor):   # SB3's MlpPolicy: the raw observation
+        scale = False
+        views = CURRENT_VIEWS if obs_size == OBS_SIZE else prefix_views(obs_size)
+    else:
+        raise TypeError(f"export_policy needs UnoFeatures or SB3's flatten extractor, got "
+                        f"{type(extractor).__name__}")
+    config = {"format": FORMAT, "policy": name, "net_arch": policy.net_arch,
+              "activation": activation, "share_features_extractor":
+              bool(policy.share_features_extractor), "scale": bool(scale),
+              "views": [[n, s] for n, s in views], "obs_size": obs_size,
+              "actions": int(policy.action_space.n)}
+    if isinstance(policy, HeuristicPriorPolicy):
+        config.update(prior=policy.prior, prior_scale=policy.prior_scale)
+    return config
+
+
+def export_policy(policy: Any, path: str | Path) -> Path:
+    """Write an SB3 MaskablePPO ``policy`` (or a model's ``.policy``) as a safetensors
+    file: its tensors, and :func:`policy_config` as JSON in the header. Loading it
+    (:func:`load_policy`) reads tensors and JSON only, never code. The file is written
+    under a temporary name and renamed, so a kill leaves no half file."""
+    from safetensors.torch import save_file
+
+    policy = getattr(policy, "policy", policy)
+    path = Path(path)
+    if path.suffix != ".safetensors":
+        raise ValueError(f"a policy file must end in .safetensors, got {str(path)!r}")
+    header = json.dumps(policy_config(policy))
+    tensors = {k: v.detach().cpu().contiguous().clone() for k, v in policy.state_dict().items()}
+    tmp = path.with_name(f".{path.name}.tmp")
+    save_file(tensors, str(tmp), metadata={HEADER_KEY: header})
+    tmp.replace(path)
+    return path
+
+
+def _read_safetensors(path: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
+    """``(config, tensors)`` of a policy file; ``ValueError`` naming it if it is not one."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            meta = f.metadata() or {}
+            tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
+    except (SafetensorError, OSError, ValueError) as e:
+        with path.open("rb") as f:
+            zipped = f.read(4) == b"PK\x03\x04"
+        what = ("a zip (an SB3 model? a .zip file loads only with trust_pickle=True)"
+                if zipped else f"not a safetensors file ({e})")
+        raise ValueError(f"ppo model file {str(path)!r} is {what}") from None
+    if HEADER_KEY not in meta:
+        hint = " (it is a net: network)" if "uno_env" in meta else ""
+        raise ValueError(f"ppo model file {str(path)!r} has no policy header "
+                         f"{HEADER_KEY!r}{hint}; policy files are written by "
+                         f"agents.policy.export_policy")
+    try:
+        config = json.loads(meta[HEADER_KEY])
+        if not isinstance(config, dict):
+            raise TypeError("the header is not a JSON object")
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"ppo model file {str(path)!r} has a malformed policy header: "
+                         f"{e}") from None
+    return config, tensors
+
+
+def _build_policy(config: dict[str, Any], path: Path) -> Any:
+    """The untrained policy ``config`` describes; ``ValueError`` naming ``path`` for a
+    config that is malformed or does not fit this version (actions, observation)."""
+    def bad(why: str) -> ValueError:
+        return ValueError(f"ppo model file {str(path)!r}: {why}")
+
+    try:
+        cls = POLICY_CLASSES[config["policy"]]
+        activation = ACTIVATIONS[config["activation"]]
+        obs_size, actions = int(config["obs_size"]), int(config["actions"])
+        views = tuple((str(n), int(s)) for n, s in config["views"])
+        net_arch = config["net_arch"]
+        kwargs: dict[str, Any] = {
+            "net_arch": net_arch, "activation_fn": activation,
+            "share_features_extractor": bool(config["share_features_extractor"]),
+            "features_extractor_class": UnoFeatures,
+            "features_extractor_kwargs": {"scale": bool(config["scale"]), "views": views}}
+        if cls is HeuristicPriorPolicy:
+            kwargs.update(prior=check_builtin(config["prior"], "prior", path),
+                          prior_scale=float(config["prior_scale"]))
+    except (KeyError, TypeError) as e:
+        raise bad(f"malformed policy header ({type(e).__name__}: {e})") from None
+    arch_ok = (isinstance(net_arch, list) and all(type(w) is int and w > 0 for w in net_arch)) \
+        or (isinstance(net_arch, dict) and set(net_arch) == {"pi", "vf"}
+            and all(isinstance(v, list) and all(type(w) is int and w > 0 for w in v)
+                    for v in net_arch.values()))
+    if not arch_ok:
+        raise bad(f"net_arch must be positive layer widths, got {net_arch!r}")
+    if actions != NUM_ACTIONS:
+        raise bad(f"the policy has {actions} actions; this version has {NUM_ACTIONS}")
+    if sum(s for _, s in views) != obs_size:
+        raise bad(f"its views add up to {sum(s for _, s in views)} columns, not the "
+                  f"{obs_size} it reads")
+    try:
+        view_index(views)
+    except ValueError as e:
+        raise bad(str(e)) from None
+    space = gym.spaces.Box(-np.inf, np.inf, (obs_size,), np.float32)
+    try:
+        return cls(space, gym.spaces.Discrete(actions), lambda _: 0.0, **kwargs)
+    except (ValueError, TypeError) as e:
+        raise bad(str(e)) from None
+
+
+def read_policy(path: str | Path) -> Any:
+    """The policy of a file written by :func:`export_policy`, on the CPU, in eval mode.
+
+    Reads tensors and JSON only (no pickle). Raises ``ValueError`` naming the file for
+    anything else: a missing file or a folder, a file that is not safetensors (a zip
+    says so), a header that is missing or malformed, a prior that is not a built-in
+    heuristic, another number of actions, an observation this version cannot provide,
+    or tensors that do not fit the policy the header describes."""
+    path = check_file(path, "ppo model")
+    config, tensors = _read_safetensors(path)
+    policy = _build_policy(config, path)
+    try:
+        policy.load_state_dict(tensors)
+    except (RuntimeError, TypeError, ValueError) as e:
+        raise ValueError(f"ppo model file {str(path)!r}: its tensors do not fit the policy "
+                         f"its header describes ({str(e).splitlines()[0]})") from None
+    policy.set_training_mode(False)
+    return policy
+
+
+def load_legacy_zip(path: str | Path, trust_pickle: bool = False) -> Any:
+    """The policy of a MaskablePPO ``.zip`` saved by SB3, on the CPU, in eval mode.
+
+    SB3 unpickles the zip's ``data`` entry, and unpickling runs whatever code the file
+    asks for: a zip from an untrusted source can do anything a program can. So this
+    raises ``ValueError`` unless ``trust_pickle=True``; convert a trusted zip once
+    with :func:`export_policy` and load the ``.safetensors`` file from then on. Any
+    failure to load raises ``ValueError`` naming the file."""
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(str(path), device="cpu")
+    path = check_file(path, "ppo model")
+    if not trust_pickle:
+        raise ValueError(
+            f"ppo model file {str(path)!r} is an SB3 zip: loading it unpickles its contents, "
+            f"which can run any code the file carries. Load it only if you trust its source "
+            f"(make_agent('ppo:{path}', trust_pickle=True), or uno-env --trust-model), or "
+            f"convert it once: agents.policy.export_policy(agents.policy.load_legacy_zip("
+            f"'{path}', trust_pickle=True), 'policy.safetensors')")
+    try:
+        model = MaskablePPO.load(str(path), device="cpu")
+    except Exception as e:   # noqa: BLE001 (a bad file fails in many ways; name the file)
+        raise ValueError(f"ppo model file {str(path)!r} is not a MaskablePPO model "
+                         f"({type(e).__name__}: {' '.join(str(e).split())})") from None
     model.policy.set_training_mode(False)
     return model.policy
 
 
-def resolve_model_path(spec: str, suffix: str = ".zip", kind: str = "model") -> Path:
-    """A model file from a path, or the stem of a shipped model (``official-2p``: a
-    ``suffix`` file in ``MODELS_DIR``); ``kind`` names the model in the error."""
-    path = Path(spec)
-    if path.exists():
-        return path
-    shipped = MODELS_DIR / f"{spec}{suffix}"
-    if shipped.exists():
-        return shipped
-    names = sorted(p.stem for p in MODELS_DIR.glob(f"*{suffix}"))
-    raise ValueError(f"no {kind} at {spec!r} and no shipped one of that name; "
-                     f"shipped: {', '.join(names) or 'none'}")
+def load_policy(path: str | Path, trust_pickle: bool = False) -> Any:
+    """The policy saved at ``path``: a ``.zip`` through :func:`load_legacy_zip` (only
+    with ``trust_pickle=True``), anything else as a policy file (:func:`read_policy`)."""
+    if Path(path).suffix == ".zip":
+        return load_legacy_zip(path, trust_pickle)
+    return read_policy(path)
 
 
 class PolicyAgent(Agent):
     """A trained policy as a batch agent.
 
-    ``policy``: a path to a MaskablePPO ``.zip`` (or a shipped model's stem), an SB3
-    actor-critic policy, or a torch module returning logits ``[B, A]``.
+    ``policy``: a policy file (``.safetensors``, written by :func:`export_policy`), the
+    stem of a shipped one (``official-2p``), an SB3 ``.zip`` (only with
+    ``trust_pickle=True``: loading one can run code, see :func:`load_legacy_zip`), an
+    SB3 actor-critic policy, or a torch module returning logits ``[B, A]``. A string
+    with a path separator or a suffix is a path, a bare stem a shipped policy
+    (:mod:`agents.files`); the agent's name is ``ppo:`` and the string given.
     ``deterministic=True`` plays each row's most likely legal action; otherwise it
     samples from the masked softmax with the ``rng`` given to :meth:`act`, so games
-    stay reproducible. The agent reads only its observation and mask.
+    stay reproducible. The agent reads only its observation and mask. An SB3 policy
+    whose input fits no version of the observation is refused here, not at its first
+    move.
     """
 
     name = "ppo"
 
     def __init__(self, policy: str | Path | torch.nn.Module | Any,
-                 deterministic: bool = True, label: str | None = None) -> None:
+                 deterministic: bool = True, label: str | None = None,
+                 trust_pickle: bool = False) -> None:
+        if not isinstance(trust_pickle, bool):
+            raise TypeError(f"trust_pickle must be true or false, got {trust_pickle!r}")
         if isinstance(policy, (str, Path)):
-            path = resolve_model_path(str(policy))
-            label = label or f"ppo:{path.stem}"
-            policy = load_policy(path)
+            path = (resolve_model(policy, SHIPPED_SUFFIX, "ppo policy", "ppo")
+                    if isinstance(policy, str) else policy)
+            label = label or f"ppo:{policy}"
+            policy = load_policy(path, trust_pickle)
         if hasattr(policy, "mlp_extractor") and hasattr(policy, "action_net"):
             extractor = getattr(policy, "features_extractor", None)
             self.columns = view_index(getattr(extractor, "views", CURRENT_VIEWS))
+            width = OBS_SIZE if self.columns is None else self.columns.size
+            inputs = int(np.prod(policy.observation_space.shape))
+            if inputs != width:
+                raise ValueError(f"the policy reads {inputs} observation columns, but its "
+                                 f"views give {width}; no version of the observation fits it")
             self.module: torch.nn.Module = _SB3Logits(policy)
         elif isinstance(policy, torch.nn.Module):
             self.columns = None
@@ -361,3 +562,7 @@ class PolicyAgent(Agent):
         if not self.deterministic:   # Gumbel-max: a sample of the masked softmax
             scores = scores - np.log(-np.log(rng.random(scores.shape)))
         return np.where(masks, scores, -np.inf).argmax(axis=1)
+
+
+__all__ = ["MODELS_DIR", "HeuristicPriorPolicy", "PolicyAgent", "UnoFeatures",
+           "export_policy", "load_legacy_zip", "load_policy", "read_policy"]

@@ -96,7 +96,7 @@ def cached(cfg: Config) -> bool:
         recorded = json.loads((out / "config.json").read_text())["config"]
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    return (out / "model.zip").is_file() and isinstance(recorded, dict) \
+    return (out / "policy.safetensors").is_file() and isinstance(recorded, dict) \
         and model_settings(recorded) == model_settings(asdict(cfg))
 
 
@@ -134,7 +134,7 @@ def train_policies(args: argparse.Namespace, rows: dict[str, Config]) -> dict[st
     with executor(args.jobs) as pool:
         for job in [pool.submit(train_row, cfg) for cfg in todo]:
             job.result()
-    return {name: Path(cfg.out) / "model.zip" for name, cfg in rows.items()}
+    return {name: Path(cfg.out) / "policy.safetensors" for name, cfg in rows.items()}
 
 
 def play_cell(model: Path, name: str, opponent: str, rules: Rules, deals: int,

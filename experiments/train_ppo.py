@@ -7,7 +7,11 @@ Read top to bottom: the settings (a dataclass, one CLI flag per field), the
 environments, the self-play pool, the training loop with its callbacks, and the
 evaluation that closes every run. A run writes to ``--out``:
 
-* ``model.zip``: the final model (``agents.make_agent("ppo:<out>/model.zip")``);
+* ``policy.safetensors``: the final policy as plain tensors with its config
+  (``agents.make_agent("ppo:<out>/policy.safetensors")``; loading it runs no code);
+  with ``--init-net``, ``model.safetensors`` instead (``net:<out>/model.safetensors``);
+* ``model.zip``: the final SB3 model, to continue training from (loading it unpickles
+  it, which can run code: ``ppo:`` loads it only with ``trust_pickle=True``);
 * ``config.json``: the settings, the exact command, steps/s and the share of
   time spent in the environment;
 * ``checkpoints/``: the model every ``--checkpoint-every`` steps;
@@ -230,6 +234,7 @@ from agents.policy import (  # noqa: E402
     HeuristicPriorPolicy,
     PolicyAgent,
     UnoFeatures,
+    export_policy,
     view_index,
 )
 from uno_env.vector import UnoVecEnv  # noqa: E402
@@ -595,6 +600,8 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
                  {"recipe": "PPO fine-tuning of a network (experiments/train_ppo.py "
                             "--init-net)", "command": command or "",
                   "config": dataclasses.asdict(cfg)})
+    else:   # tensors and JSON: loading the policy runs no code
+        export_policy(model.policy, out / "policy.safetensors")
     record = {
         "config": dataclasses.asdict(cfg),
         "command": command or "",

@@ -82,11 +82,11 @@ def test_a_saved_model_loads_by_name_and_a_wrong_one_is_refused(tmp_path) -> Non
     path = tmp_path / "adv.pt"
     save_model(path, net, "tuned", 0.05, {"command": "test"})
     agent = make_agent(f"improved:{path}")
-    assert agent.name == "improved:adv" and agent.margin == 0.05
+    assert agent.name == f"improved:{path}" and agent.margin == 0.05
     obs, _ = positions("official", 2, games=32, steps=5)
     np.testing.assert_allclose(agent.advantages(obs), ImprovedAgent(net, margin=0.05)
                                .advantages(obs), rtol=1e-6)
-    with pytest.raises(ValueError, match="no advantage model at"):
+    with pytest.raises(ValueError, match="no shipped advantage model 'nowhere'"):
         make_agent("improved:nowhere")
 
 
@@ -145,7 +145,7 @@ def test_saved_advisers_load_with_their_margins_and_veto(tmp_path) -> None:
     path = tmp_path / "pair.pt"
     save_advisers(path, [(nets[0], 0.1), (nets[1], 0.05)], "tuned", 0.02, {"command": "t"})
     agent = make_agent(f"improved:{path}")
-    assert agent.margins == [0.1, 0.05] and agent.veto == 0.02 and agent.name == "improved:pair"
+    assert agent.margins == [0.1, 0.05] and agent.veto == 0.02 and agent.name == f"improved:{path}"
     obs, masks = positions("official", 2, games=32, steps=5)
     direct = ImprovedAgent(list(zip(nets, (0.1, 0.05), strict=True)), veto=0.02)
     np.testing.assert_array_equal(agent.act(obs, masks, None), direct.act(obs, masks, None))
@@ -382,3 +382,77 @@ def test_the_shipped_models_load_by_name_play_legally_and_depart_from_tuned_some
     assert masks[np.arange(len(masks)), chosen].all()
     tuned = make_agent("tuned").act(obs, masks, np.random.default_rng(0))
     assert 0.0 < (chosen != tuned).mean() < 0.3
+
+
+# --- model files: no code runs, one clear error, no shadowing, sizes checked at load -------
+
+def test_a_stored_base_may_only_be_a_built_in_heuristic(tmp_path) -> None:
+    """A base of ``ppo:evil.zip`` would load (and run) that zip; a base naming the file
+    itself would recurse. Both are refused, naming the file and the base."""
+    from crafted import code_running_zip
+
+    evil = code_running_zip(tmp_path / "evil.zip", tmp_path / "marker")
+    chained, looped = tmp_path / "chained.pt", tmp_path / "looped.pt"
+    save_model(chained, zero_net(), f"ppo:{evil}", 0.1, {})
+    save_model(looped, zero_net(), f"improved:{looped}", 0.1, {})
+    for path, base in ((chained, f"ppo:{evil}"), (looped, f"improved:{looped}")):
+        with pytest.raises(ValueError, match=rf"'{path}' names base '{base}'; a model's base "
+                                             rf"may only be a built-in heuristic \(greedy,"):
+            make_agent(f"improved:{path}")
+    assert not (tmp_path / "marker").exists()
+    for base in ("greedy", "defender", "random_play"):
+        save_model(tmp_path / "ok.pt", zero_net(), base, 0.1, {})
+        assert type(make_agent(f"improved:{tmp_path / 'ok.pt'}").base) is type(make_agent(base))
+
+
+def test_every_bad_advantage_model_file_is_one_value_error_naming_it(tmp_path) -> None:
+    from crafted import code_running_pt
+
+    good = tmp_path / "good.pt"
+    save_model(good, AdvantageNet((8,)), "tuned", 0.1, {})
+    saved = torch.load(good, weights_only=True)
+    (tmp_path / "folder.pt").mkdir()
+    (tmp_path / "empty.pt").write_bytes(b"")
+    (tmp_path / "cut.pt").write_bytes(good.read_bytes()[:2000])
+    (tmp_path / "text.pt").write_text("hello")
+    code_running_pt(tmp_path / "evil.pt", tmp_path / "marker")
+    torch.save({k: v for k, v in saved.items() if k != "obs_size"}, tmp_path / "keys.pt")
+    torch.save([1, 2], tmp_path / "list.pt")
+    torch.save({**saved, "num_actions": 120}, tmp_path / "actions.pt")
+    torch.save({**saved, "advisers": []}, tmp_path / "none.pt")
+    narrow = AdvantageNet((8,))   # tensors of one width, obs_size of another
+    torch.save({**saved, "state_dict": {k: v[:, :5].clone() if k == "net.0.weight" else v
+                                        for k, v in narrow.state_dict().items()}},
+               tmp_path / "width.pt")
+    cases = {"folder.pt": "is a folder", "missing.pt": "does not exist",
+             "empty.pt": "not a model saved by agents.improved",
+             "cut.pt": "not a model saved by agents.improved",
+             "text.pt": "not a model saved by agents.improved",
+             "evil.pt": "objects other than tensors and plain values",
+             "keys.pt": "malformed contents .KeyError", "list.pt": "malformed contents",
+             "actions.pt": "120 actions", "none.pt": "holds no advantage network",
+             "width.pt": "tensors do not fit a network of"}
+    for name, why in cases.items():
+        path = tmp_path / name
+        with pytest.raises(ValueError, match=f"advantage model file '{path}'.*{why}"):
+            make_agent(f"improved:{path}")
+    assert not (tmp_path / "marker").exists()
+
+
+def test_a_folder_named_like_a_shipped_model_does_not_shadow_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "official-2p-exit-rp").mkdir()
+    assert make_agent("improved:official-2p-exit-rp").name == "improved:official-2p-exit-rp"
+    with pytest.raises(ValueError, match="advantage model file 'official-2p-exit-rp' is a "
+                                         "folder"):
+        make_agent("improved:./official-2p-exit-rp")
+
+
+def test_the_cli_prints_a_bad_model_file_in_one_line(tmp_path, capsys) -> None:
+    from uno_env.cli import main
+
+    (tmp_path / "folder.pt").mkdir()
+    for spec in (f"improved:{tmp_path / 'folder.pt'}", f"ppo:{tmp_path / 'folder.pt'}"):
+        with pytest.raises(SystemExit, match=f"^uno-env: .* file '{tmp_path}/folder.pt' is "
+                                             f"a folder$"):
+            main(["tournament", "--agents", f"{spec},greedy", "--games", "2", "--no-progress"])

@@ -14,6 +14,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
 from agents import make_agent  # noqa: E402
+from agents.files import shipped_stems  # noqa: E402
 from agents.net import (  # noqa: E402
     MODELS_DIR,
     NetAgent,
@@ -28,7 +29,7 @@ from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES  # noqa: E402
 
 pytestmark = pytest.mark.train
 
-SHIPPED = sorted(p.stem for p in MODELS_DIR.glob("*.safetensors"))
+SHIPPED = shipped_stems(".safetensors")   # shipped networks (not the ppo policies)
 
 
 def small_net(seed: int = 0) -> PolicyNet:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,6 +20,7 @@ from agents.policy import (  # noqa: E402
     HeuristicPriorPolicy,
     PolicyAgent,
     UnoFeatures,
+    export_policy,
     view_index,
 )
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
@@ -28,16 +33,17 @@ pytestmark = pytest.mark.train
 
 @pytest.fixture(scope="module")
 def saved_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, MaskablePPO]:
-    """A MaskablePPO model trained for one tiny rollout, saved to a zip."""
+    """A MaskablePPO model trained for one tiny rollout, its policy exported to a
+    safetensors file (``tiny.safetensors``) and the model saved to a zip beside it."""
     torch.set_num_threads(1)
     env = UnoVecEnv(num_envs=8, preset="official", num_players=2, opponents="greedy", seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=64, n_epochs=1, seed=0,
                         device="cpu", policy_kwargs={"net_arch": [16],
                                                      "features_extractor_class": UnoFeatures})
     model.learn(64)
-    path = tmp_path_factory.mktemp("model") / "tiny.zip"
-    model.save(path)
-    return str(path), model
+    folder = tmp_path_factory.mktemp("model")
+    model.save(folder / "tiny.zip")
+    return str(export_policy(model, folder / "tiny.safetensors")), model
 
 
 def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
@@ -59,7 +65,7 @@ def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
 def test_saved_model_round_trips_through_make_agent(saved_model) -> None:
     path, model = saved_model
     agent = make_agent(f"ppo:{path}")
-    assert isinstance(agent, PolicyAgent) and agent.name == "ppo:tiny"
+    assert isinstance(agent, PolicyAgent) and agent.name == f"ppo:{path}"
     obs = Engine(Rules(num_players=2), 32, 1).observe()
     with torch.no_grad():
         probs = model.policy.get_distribution(torch.as_tensor(obs)).distribution.probs
@@ -99,8 +105,8 @@ def test_sampled_actions_follow_the_rng_and_deterministic_ones_the_rows(saved_mo
 
 
 def test_policy_agent_errors_are_clear(tmp_path) -> None:
-    with pytest.raises(ValueError, match="no model at"):
-        make_agent(f"ppo:{tmp_path / 'missing.zip'}")
+    with pytest.raises(ValueError, match="missing.safetensors' does not exist"):
+        make_agent(f"ppo:{tmp_path / 'missing.safetensors'}")
     with pytest.raises(TypeError, match="PolicyAgent needs"):
         PolicyAgent(42)
     with pytest.raises(ValueError, match="'hand' of size 3"):
@@ -267,8 +273,7 @@ def test_a_heuristic_prior_policy_starts_as_the_heuristic_and_learns_its_correct
     model.learn(64)
     after = dict(model.policy.named_parameters())
     assert not any(torch.equal(before[n], after[n]) for n in trained)
-    path = tmp_path / "prior.zip"
-    model.save(path)
+    path = export_policy(model, tmp_path / "prior.safetensors")
     loaded = make_agent(f"ppo:{path}")
     np.testing.assert_allclose(loaded.logits(obs), untrained.logits(obs), rtol=1e-5, atol=1e-4)
     assert loaded.module.policy.prior == "tuned"
@@ -278,3 +283,166 @@ def test_a_heuristic_prior_policy_starts_as_the_heuristic_and_learns_its_correct
                                probs.numpy(), rtol=1e-4, atol=1e-6)
     with pytest.raises(ValueError, match="no action scores"):
         MaskablePPO(HeuristicPriorPolicy, env, policy_kwargs={"prior": "random"})
+
+
+# --- model files: no code runs, one clear error, no shadowing, sizes checked at load -------
+
+def test_a_crafted_zip_runs_no_code_unless_trust_is_given(tmp_path) -> None:
+    """SB3 unpickles a zip's ``data``: a crafted zip runs its code when loaded. Loading
+    refuses zips unless trust_pickle=True (which the test shows does run it)."""
+    from crafted import code_running_zip
+
+    evil, marker = code_running_zip(tmp_path / "evil.zip", tmp_path / "marker"), tmp_path / "marker"
+    with pytest.raises(ValueError, match=r"evil\.zip' is an SB3 zip.*can run any code.*"
+                                         r"trust_pickle=True.*export_policy"):
+        make_agent(f"ppo:{evil}")
+    assert not marker.exists()
+    renamed = tmp_path / "evil.safetensors"    # a zip under another name is still refused
+    renamed.write_bytes(evil.read_bytes())
+    with pytest.raises(ValueError, match=r"is a zip .*trust_pickle=True"):
+        make_agent(f"ppo:{renamed}")
+    assert not marker.exists()
+    with pytest.raises(ValueError, match=r"evil\.zip' is not a MaskablePPO model"):
+        make_agent(f"ppo:{evil}", trust_pickle=True)   # the explicit opt-in runs it
+    assert marker.is_dir()
+    with pytest.raises(TypeError, match="trust_pickle must be true or false"):
+        make_agent(f"ppo:{evil}", trust_pickle="yes")
+
+
+def test_the_cli_refuses_a_zip_without_trust_model_and_loads_it_with(tmp_path, saved_model,
+                                                                     capsys) -> None:
+    from crafted import code_running_zip
+
+    from uno_env.cli import main
+
+    evil = code_running_zip(tmp_path / "evil.zip", tmp_path / "marker")
+    for command in (["tournament", "--agents", f"ppo:{evil},greedy", "--games", "2"],
+                    ["play", "--opponents", f"ppo:{evil}", "--players", "2"]):
+        with pytest.raises(SystemExit, match=r"evil\.zip' is an SB3 zip.*--trust-model"):
+            main([*command, "--no-progress"] if command[0] == "tournament" else command)
+        assert not (tmp_path / "marker").exists()
+    tiny = str(saved_model[0]).replace(".safetensors", ".zip")
+    assert main(["tournament", "--agents", f"ppo:{tiny},greedy", "--games", "2",
+                 "--no-progress", "--trust-model"]) == 0
+    assert f"ppo:{tiny}" in capsys.readouterr().out
+
+
+def test_a_trusted_zip_plays_as_its_export_does(saved_model) -> None:
+    path, _ = saved_model
+    trusted = make_agent(f"ppo:{path.replace('.safetensors', '.zip')}", trust_pickle=True)
+    obs = Engine(Rules(num_players=2), 64, 5).observe()
+    np.testing.assert_array_equal(trusted.logits(obs), make_agent(f"ppo:{path}").logits(obs))
+
+
+def test_the_shipped_policies_choose_what_the_zips_they_were_converted_from_chose() -> None:
+    """``tests/data/ppo_zip_choices.npz`` holds 1,500 positions per shipped policy (the
+    policy's own input columns, from official, official_jp, no_mercy and draw_return
+    games of tuned and random play) with the legal actions and the action the SB3 zip
+    (since replaced by the safetensors file) chose in each."""
+    data = np.load(Path(__file__).parent / "data" / "ppo_zip_choices.npz")
+    for model in ("official-2p", "official-4p"):
+        agent = make_agent(f"ppo:{model}")
+        assert agent.name == f"ppo:{model}"
+        inputs = data[f"{model}/inputs"]
+        masks = np.unpackbits(data[f"{model}/masks"], axis=1, count=NUM_ACTIONS).astype(bool)
+        with torch.no_grad():
+            logits = agent.module(torch.as_tensor(inputs)).numpy()
+        chosen = np.where(masks, logits, -np.inf).argmax(axis=1)
+        assert len(chosen) == 1500 and len(np.unique(chosen)) > 50
+        np.testing.assert_array_equal(chosen, data[f"{model}/actions"])
+
+
+def test_nothing_shipped_needs_pickle() -> None:
+    from agents.files import MODELS_DIR
+
+    assert not list(MODELS_DIR.glob("*.zip"))
+    assert sorted(p.name for p in MODELS_DIR.glob("*.ppo.safetensors")) == [
+        "official-2p.ppo.safetensors", "official-4p.ppo.safetensors"]
+
+
+def rewrite(source, target, config=None, tensors=None) -> str:
+    """A copy of the policy file ``source`` at ``target``, its header config and tensors
+    changed by the given functions."""
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    with safe_open(str(source), framework="pt") as f:
+        header = json.loads(f.metadata()["uno_env_ppo"])
+        weights = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
+    save_file((tensors or dict)(weights), str(target),
+              metadata={"uno_env_ppo": json.dumps((config or dict)(header))})
+    return str(target)
+
+
+def test_every_bad_policy_file_is_one_value_error_naming_it(tmp_path, saved_model) -> None:
+    from agents.net import PolicyNet, save_net
+
+    good = saved_model[0]
+    (tmp_path / "folder.safetensors").mkdir()
+    (tmp_path / "folder.zip").mkdir()
+    (tmp_path / "empty.safetensors").write_bytes(b"")
+    (tmp_path / "noise.safetensors").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "cut.safetensors").write_bytes(Path(good).read_bytes()[:500])
+    (tmp_path / "cut.zip").write_bytes(Path(good).with_suffix(".zip").read_bytes()[:3000])
+    (tmp_path / "text.zip").write_text("not a zip")
+    save_net(tmp_path / "net.safetensors", PolicyNet((8,)))
+    cases = {
+        "folder.safetensors": "is a folder", "folder.zip": "is a folder",
+        "missing.safetensors": "does not exist", "empty.safetensors": "not a safetensors",
+        "noise.safetensors": "not a safetensors", "cut.safetensors": "not a safetensors",
+        "cut.zip": "not a MaskablePPO model", "text.zip": "not a MaskablePPO model",
+        "net.safetensors": "no policy header 'uno_env_ppo' .it is a net: network",
+        rewrite(good, tmp_path / "arch.safetensors", lambda c: {**c, "net_arch": [-3]}):
+            "net_arch must be positive",
+        rewrite(good, tmp_path / "act.safetensors", lambda c: {**c, "activation": "Exec"}):
+            "malformed policy header",
+        rewrite(good, tmp_path / "acts.safetensors", lambda c: {**c, "actions": 120}):
+            "120 actions; this version has 119",
+        rewrite(good, tmp_path / "keys.safetensors", lambda c: {"format": 1}):
+            "malformed policy header .KeyError",
+        rewrite(good, tmp_path / "view.safetensors",
+                lambda c: {**c, "views": [["future", c["views"][0][1]], *c["views"][1:]]}):
+            "view 'future' of size 73, which is absent",
+        rewrite(good, tmp_path / "size.safetensors", lambda c: {**c, "obs_size": 600}):
+            "views add up to .* not the 600 it reads",
+        rewrite(good, tmp_path / "fit.safetensors",
+                tensors=lambda t: {k: v[:, :5].contiguous() if v.ndim == 2 else v
+                                 for k, v in t.items()}):
+            "tensors do not fit",
+        rewrite(good, tmp_path / "prior.safetensors",
+                lambda c: {**c, "policy": "HeuristicPriorPolicy", "prior": "ppo:evil.zip",
+                           "prior_scale": 0.5}):
+            "prior 'ppo:evil.zip'; a model's prior may only be a built-in heuristic",
+    }
+    for name, why in cases.items():
+        path = tmp_path / name
+        with pytest.raises(ValueError, match=f"'{re.escape(str(path))}'.*{why}"):
+            make_agent(f"ppo:{path}", trust_pickle=path.suffix == ".zip")
+
+
+def test_a_folder_named_like_a_shipped_policy_does_not_shadow_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "official-2p").mkdir()
+    (tmp_path / "official-2p.zip").mkdir()
+    agent = make_agent("ppo:official-2p")
+    assert agent.name == "ppo:official-2p" and agent.columns is not None   # the shipped v0 one
+    with pytest.raises(ValueError, match="'official-2p.zip' is a folder"):
+        make_agent("ppo:official-2p.zip", trust_pickle=True)
+    with pytest.raises(ValueError, match="ppo model file 'official-2p' is a folder"):
+        make_agent("ppo:./official-2p")
+    with pytest.raises(ValueError, match=r"no shipped ppo policy 'nope' \(shipped: "
+                                         r"official-2p, official-4p\); a file needs a path"):
+        make_agent("ppo:nope")
+
+
+def test_a_policy_for_another_observation_size_is_refused_at_load() -> None:
+    import gymnasium as gym
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    for size in (600, OBS_SIZE - 1):   # SB3's MlpPolicy over observations of another size
+        policy = MaskableActorCriticPolicy(gym.spaces.Box(-1, 1, (size,)),
+                                           gym.spaces.Discrete(NUM_ACTIONS), lambda _: 0.0)
+        with pytest.raises(ValueError, match=f"reads {size} observation columns"):
+            PolicyAgent(policy)
+    with pytest.raises(TypeError, match="export_policy needs a MaskableActorCriticPolicy"):
+        export_policy(torch.nn.Linear(2, 2), "x.safetensors")

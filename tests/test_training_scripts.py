@@ -46,7 +46,8 @@ def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     assert "steps/s" in stdout
     from agents import make_agent
 
-    assert make_agent(f"ppo:{out / 'model.zip'}").name == "ppo:model"
+    policy = out / "policy.safetensors"   # the policy as tensors and JSON, no pickle
+    assert make_agent(f"ppo:{policy}").name == f"ppo:{policy}"
 
 
 def test_cross_preset_writes_the_matrix(tmp_path: Path) -> None:
@@ -213,7 +214,7 @@ def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) ->
                "--num-envs", "16", "--n-steps", "8", "--batch-size", "64", "--n-epochs", "1",
                "--net", "16", "--eval-deals", "2", "--eval-opponents", "tuned",
                "--no-progress", "--out", str(out))
-    agent = make_agent(f"ppo:{out / 'model.zip'}")
+    agent = make_agent(f"ppo:{out / 'policy.safetensors'}")
     assert agent.module.policy.features_extractor.views == NO_MEMORY_VIEWS
     eng = Engine(Rules.preset("official", num_players=2), 64, 3)
     obs, masks = eng.observe(), eng.legal_action_mask()

@@ -1,0 +1,64 @@
+"""Model files of the agents: which file a spec names, and the checks before reading it.
+
+One rule for every model kind (``ppo:``, ``improved:``, ``net:``): a spec with a
+path separator or a file suffix (``./official-2p.pt``, ``runs/x/policy.safetensors``,
+``model.zip``) is a path; a bare stem (``official-2p``) is a model shipped in
+``agents/models/``, so a file or folder of that name in the working directory never
+shadows it. Shipped stems have no dot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePath
+
+#: Where the shipped models live.
+MODELS_DIR = Path(__file__).parent / "models"
+
+#: The built-in heuristics a model file may name as its base (or its prior): agents
+#: without a model file of their own, so reading one model never loads another.
+BUILTIN_HEURISTICS = ("greedy", "tuned", "defender", "random_play", "random")
+
+
+def is_path_spec(spec: str) -> bool:
+    """Whether ``spec`` names a file (it has a path separator or a suffix) rather than
+    a shipped model's stem."""
+    return "/" in spec or "\\" in spec or bool(PurePath(spec).suffix)
+
+
+def shipped_stems(suffix: str) -> list[str]:
+    """The stems of the shipped models whose files end in ``suffix``."""
+    names = (p.name[: -len(suffix)] for p in MODELS_DIR.glob(f"*{suffix}"))
+    return sorted(name for name in names if name and "." not in name)
+
+
+def resolve_model(spec: str, suffix: str, kind: str, prefix: str) -> Path:
+    """The file of ``<prefix>:<spec>``: ``spec`` itself when it is a path
+    (:func:`is_path_spec`), else the shipped ``MODELS_DIR/<spec><suffix>``. Raises
+    ``ValueError`` for a stem that names no shipped model, listing those of ``kind``."""
+    if is_path_spec(spec):
+        return Path(spec)
+    shipped = MODELS_DIR / f"{spec}{suffix}"
+    if shipped.is_file():
+        return shipped
+    names = shipped_stems(suffix)
+    raise ValueError(f"no shipped {kind} {spec!r} (shipped: {', '.join(names) or 'none'}); "
+                     f"a file needs a path, e.g. {prefix}:./{spec}{suffix}")
+
+
+def check_file(path: str | Path, kind: str) -> Path:
+    """``path`` as a ``Path`` if it is a file; else ``ValueError`` naming it and saying
+    whether it is a folder or missing (``kind`` names the model, e.g. "ppo model")."""
+    path = Path(path)
+    if not path.is_file():
+        what = "is a folder" if path.is_dir() else "does not exist"
+        raise ValueError(f"{kind} file {str(path)!r} {what}")
+    return path
+
+
+def check_builtin(name: object, role: str, path: str | Path) -> str:
+    """``name`` if it is one of :data:`BUILTIN_HEURISTICS`; else ``ValueError`` naming the
+    model file and the ``role`` the name plays in it (a file must not load another)."""
+    if not isinstance(name, str) or name not in BUILTIN_HEURISTICS:
+        raise ValueError(f"model file {str(path)!r} names {role} {name!r}; a model's {role} "
+                         f"may only be a built-in heuristic ({', '.join(BUILTIN_HEURISTICS)})")
+    return name
