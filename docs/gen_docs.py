@@ -61,8 +61,8 @@ OBSERVATION_HISTORY = f"""\
 {OBSERVATION_VERSION}).
 
 - **v2**: the `rules` view gains the options `draw_return_winner`,
-  `draw_return_winner_points` and `draw_keep_going` (79 -> {RULES_SIZE}
-  numbers); the views after `rules` move by as many places; {OBS_SIZE}
+  `draw_return_winner_points`, `draw_keep_going` and `single_card_finish` (79 ->
+  {RULES_SIZE} numbers); the views after `rules` move by as many places; {OBS_SIZE}
   numbers. A policy trained on an earlier version reads today's observation
   without the added columns (`agents.policy.RULES_VIEW_VERSIONS`).
 - **v1** (package 0.1.0): the public-memory views (`drew_on`, `last_played_color`,

@@ -151,6 +151,35 @@ def test_multi_play_same_kind_lays_two_plain_wilds_together_whatever_the_scoring
     assert cur(eng) == 1
 
 
+@pytest.mark.parametrize("mode", ["same_kind", "identical"])
+def test_single_card_finish_a_play_of_several_cards_stops_at_the_last_card(mode):
+    # The Japanese article: going out may be limited to a single card.
+    if mode == "same_kind":
+        eng = make([["R5", "B5", "G5"], *OTHERS], multi_play=mode, single_card_finish=True)
+        eng.step_names("play R5")
+        assert eng.phase_name() == "multi"
+        eng.step_names("play B5")
+        assert eng.hand(0, 0) == ["G5"]   # the last card is not laid with the others
+        assert cur(eng) == 1 and eng.phase_name() == "turn"
+    eng = make([["R5", "R5"], *OTHERS], multi_play=mode, single_card_finish=True)
+    eng.step_names("play R5")
+    assert eng.hand(0, 0) == ["R5"] and cur(eng) == 1
+
+
+def test_single_card_finish_going_out_with_one_card_ends_the_round():
+    eng = make([["R5"], *OTHERS], multi_play="same_kind", single_card_finish=True)
+    _, terminated, _ = eng.step_names("play R5")
+    assert terminated[0] and int(eng.winner[0]) == 0
+
+
+def test_single_card_finish_off_several_cards_may_go_out():
+    eng = make([["R5", "R5"], *OTHERS], multi_play="same_kind")
+    eng.step_names("play R5")
+    assert eng.phase_name() == "multi"
+    _, terminated, _ = eng.step_names("play R5")
+    assert terminated[0]
+
+
 def test_multi_play_none_one_card_per_turn():
     eng = make([["R5", "B5", "Y1"], *OTHERS])
     eng.step_names("play R5")

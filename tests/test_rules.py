@@ -51,7 +51,7 @@ DEFAULTS = dict(
     stack_draw2_on_draw4="never", stack_no_mixing=False, stack_reverse=False, stack_skip="none",
     stack_wild_cancels=False, stack_by_value=False, challenge_on_stack=False,
     multi_play="none", multi_effects_add=False, multi_skip="consecutive", uno_to_finish=False,
-    finish_on_action="allowed", uno_penalty=2,
+    finish_on_action="allowed", uno_penalty=2, single_card_finish=False,
     seven_zero=False, jump_in=False, dobon=False, mercy_limit=0, roulette_color="player",
     end="first_out", scoring="winner_takes_sum", points="standard",
     draw_return_winner="zero_sum", draw_return_winner_points=-20, feed_penalty=0,
@@ -82,6 +82,7 @@ NON_DEFAULT = {
     "mercy_limit": dict(mercy_limit=25),
     "end": dict(end="last_standing"),
     "feed_penalty": dict(feed_penalty=20),
+    "single_card_finish": dict(multi_play="same_kind", single_card_finish=True),
     "draw_keep_going": dict(draw_rule="until_playable_may_play", draw_keep_going=True),
     "draw_return_winner": dict(scoring="zero_sum", draw_return_winner="fixed",
                                draw_return_winner_points=-50),
@@ -206,6 +207,7 @@ def test_invalid_value_names_the_option(overrides, option):
     (dict(challenge=False, challenge_on_stack=True), "challenge_on_stack"),
     (dict(draw_return_winner="zero"), "draw_return_winner"),
     (dict(draw_keep_going=True), "draw_keep_going"),
+    (dict(single_card_finish=True), "single_card_finish"),
 ])
 def test_invalid_combination_names_the_option(overrides, option):
     with pytest.raises(ValueError, match=option):

@@ -97,6 +97,7 @@ class Rules:
     # going out
     finish_on_action: str = "allowed"
     uno_penalty: int = 2
+    single_card_finish: bool = False
     # special rules
     seven_zero: bool = False
     jump_in: bool = False
@@ -218,6 +219,9 @@ def _validate(r: Rules) -> None:
     if r.match and r.scoring == "none" and r.rounds == 0:
         raise ValueError("option match=True with scoring='none' needs a rounds limit "
                          "(no score could ever end the match)")
+    if r.single_card_finish and r.multi_play == "none":
+        raise ValueError("option single_card_finish=True needs a multi_play other than 'none' "
+                         "(without it every play is a single card)")
     if r.multi_effects_add and r.multi_play == "none":
         raise ValueError("option multi_effects_add=True needs a multi_play other than 'none'")
 
@@ -287,6 +291,8 @@ DECISIONS: dict[str, str] = {
                    "drawn (a penalty's victim may catch before drawing); no catch by a "
                    "player not to act, no grace period",
     "uno_to_finish": "without the call a multi-card play may not lay the last card",
+    "single_card_finish": "a multi-card play ends when one card is left: the last card is "
+                          "always laid alone, on a later turn",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
                   "end); 7-0 applies once, for the last card; under same_number plain "
                   "Wilds group only under scoring='none'",

@@ -148,6 +148,8 @@ def lay(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, kind:
     more = (phase != REACT) & (size > 0) & (tables(rules).compat[kind] & (hands > 0)).any(axis=1)
     if rules.uno_to_finish and rules.uno_penalty > 0:   # going out on several cards needs
         more &= (size != 1) | s.uno_called[games]      # the UNO call
+    if rules.single_card_finish:   # or is not allowed at all
+        more &= size != 1
     s.phase[games[more]] = MULTI
     done = where(~more)
     if done.size:

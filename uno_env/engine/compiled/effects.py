@@ -131,9 +131,12 @@ def lay(rules, s, g, player, kind, chosen):
     more = False
     size = s.hand_size[g, player]
     # going out on several cards needs the UNO call under uno_to_finish
-    last_needs_call = (rules.uno_to_finish and rules.uno_penalty > 0 and size == 1
+    # (single_card_finish: it is never allowed)
+    keep_last = (rules.uno_to_finish and rules.uno_penalty > 0 and size == 1
                        and not s.uno_called[g])
-    if phase != REACT and size > 0 and not last_needs_call:
+    if rules.single_card_finish and size == 1:
+        keep_last = True
+    if phase != REACT and size > 0 and not keep_last:
         compat = rules.compat[kind]
         hand = s.hands[g, player]
         for k in range(NUM_KINDS):
