@@ -282,3 +282,27 @@ def test_one_process_compiles_while_the_others_wait(tmp_path):
     messages = cache_warnings(second)
     assert len(messages) == 1 and "waiting for another process" in messages[0], second.stderr
     assert second.stdout.split()[-2:] == ["misses", "0"]
+
+
+def test_a_cache_directory_removed_meanwhile_is_made_again(tmp_path):
+    """Another version's process may prune the directory of a running one."""
+    root = tmp_path / "cache"
+    cache, _ = open_quietly("f" * 64, [root], root)
+    shutil.rmtree(cache.directory)
+    with cache.locked():
+        fill(cache.directory, ["a.nbi"])
+    cache.record()
+    assert KernelCache(cache.directory).validate() == (1, 0)
+
+
+def test_pruning_spares_a_cache_another_process_is_compiling_into(tmp_path):
+    from filelock import FileLock
+
+    package = tmp_path / "__pycache__"
+    busy, idle = package / (PREFIX + "a" * 16), package / (PREFIX + "b" * 16)
+    for directory in (busy, idle):
+        fill(directory, ["x.nbi"])
+    with FileLock(busy / "compile.lock"):      # another open file: as another process
+        new, _ = open_quietly("c" * 64, [package], package)
+    assert sorted(p.name for p in package.iterdir()) == sorted([busy.name, new.directory.name])
+    assert not idle.exists()

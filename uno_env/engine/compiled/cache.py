@@ -111,7 +111,10 @@ class KernelCache:
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the cache's lock, saying once (a :class:`KernelCacheWarning`) if another
-        process holds it for more than :data:`PATIENCE` seconds."""
+        process holds it for more than :data:`PATIENCE` seconds. A directory removed
+        meanwhile (another version's process pruned it) is made again, as numba does
+        before saving."""
+        self.directory.mkdir(parents=True, exist_ok=True)
         try:
             self.lock.acquire(timeout=PATIENCE)
         except Timeout:
@@ -249,11 +252,21 @@ class KernelCache:
 
 
 def _prune(root: Path, keep: Path) -> None:
-    """Remove the caches of other source versions from the package's own ``__pycache__``,
-    and the loose files of the former layout."""
+    """Remove the caches of other source versions from the package's own ``__pycache__``
+    (but not one a process is compiling into: its lock is held), and the loose files of
+    the former layout."""
     for old in root.glob(f"{PREFIX}*"):
-        if old != keep:
+        if old == keep:
+            continue
+        lock = FileLock(old / LOCK, thread_local=False, preserve_lock_file=True)
+        try:
+            lock.acquire(timeout=0)
+        except (Timeout, OSError):
+            continue
+        try:
             shutil.rmtree(old, ignore_errors=True)
+        finally:
+            lock.release()
     for loose in (*root.glob("*.nbi"), *root.glob("*.nbc"), root / "sources.sha256"):
         loose.unlink(missing_ok=True)
 
