@@ -93,7 +93,7 @@ RULES_VIEW_VERSIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("uno_to_finish", "roulette_color"),
     ("draw_return_winner", "draw_return_winner_points", "draw_keep_going",
-     "single_card_finish"),
+     "single_card_finish", "declare_on_finish"),
 )
 #: Rule options the ``rules`` view gained after observation layout v0.
 RULES_ADDED_AFTER_V0 = tuple(name for added in RULES_VIEW_VERSIONS[1:] for name in added)

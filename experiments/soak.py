@@ -59,6 +59,7 @@ INT_CHOICES: dict[str, tuple[int, ...]] = {
     "challenge_penalty": (0, 2, 4), "uno_penalty": (0, 1, 2), "mercy_limit": (0, 15, 25),
     "feed_penalty": (0, 20), "target_score": (100, 500), "rounds": (0, 2, 5),
     "max_turns": (200, 1000), "draw_return_winner_points": (-20, -50),
+    "declare_on_finish": (0, 2),
 }
 #: A combination stops after this many exceptions (each restarts it from fresh games).
 MAX_EXCEPTIONS = 10

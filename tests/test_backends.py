@@ -67,7 +67,7 @@ def option_values(field: dataclasses.Field) -> st.SearchStrategy:
     small_ints = {"challenge_penalty": (0, 2, 4), "uno_penalty": (0, 1, 2),
                   "mercy_limit": (0, 15, 25), "feed_penalty": (0, 1, 2),
                   "target_score": (100, 10**6), "rounds": (0, 2),
-                  "draw_return_winner_points": (-20, -50)}
+                  "draw_return_winner_points": (-20, -50), "declare_on_finish": (0, 2)}
     if field.name in CHOICES:
         return st.sampled_from(CHOICES[field.name])
     if field.type in (bool, "bool"):

@@ -180,6 +180,49 @@ def test_single_card_finish_off_several_cards_may_go_out():
     assert terminated[0]
 
 
+DECLARE = dict(multi_play="same_kind", declare_on_finish=2, uno_penalty=2)
+
+
+def test_declare_on_finish_going_out_undeclared_draws_the_penalty_and_plays_on():
+    # The Japanese article: where going out must be declared, a player who forgets
+    # takes two cards from the pile.
+    eng = make([["R5", "B5"], *OTHERS], pile=PILE, **DECLARE)
+    assert "uno" in eng.legal_action_names()
+    eng.step_names("play R5")
+    _, terminated, _ = eng.step_names("play B5")
+    assert not terminated[0]
+    assert same(eng.hand(0, 0), PILE[:2])
+    assert eng.top_card() == "B5"
+    assert cur(eng) == 1 and eng.phase_name() == "turn"
+
+
+def test_declare_on_finish_a_declared_play_goes_out():
+    eng = make([["R5", "B5"], *OTHERS], pile=PILE, **DECLARE)
+    eng.step_names("uno")
+    eng.step_names("play R5")
+    _, terminated, _ = eng.step_names("play B5")
+    assert terminated[0] and int(eng.winner[0]) == 0
+
+
+def test_declare_on_finish_covers_a_single_last_card():
+    eng = make([["R5"], *OTHERS], pile=PILE, **DECLARE)
+    assert set(eng.legal_action_names()) == {"play R5", "uno", "draw"}
+    _, terminated, _ = eng.step_names("play R5")
+    assert not terminated[0]
+    assert same(eng.hand(0, 0), PILE[:2])
+    eng = make([["R5"], *OTHERS], pile=PILE, **DECLARE)
+    eng.step_names("uno")
+    _, terminated, _ = eng.step_names("play R5")
+    assert terminated[0]
+
+
+def test_declare_on_finish_off_going_out_needs_no_declaration():
+    eng = make([["R5"], *OTHERS], pile=PILE, multi_play="same_kind", uno_penalty=2)
+    assert "uno" not in eng.legal_action_names()
+    _, terminated, _ = eng.step_names("play R5")
+    assert terminated[0]
+
+
 def test_multi_play_none_one_card_per_turn():
     eng = make([["R5", "B5", "Y1"], *OTHERS])
     eng.step_names("play R5")

@@ -52,6 +52,7 @@ DEFAULTS = dict(
     stack_wild_cancels=False, stack_by_value=False, challenge_on_stack=False,
     multi_play="none", multi_effects_add=False, multi_skip="consecutive", uno_to_finish=False,
     finish_on_action="allowed", uno_penalty=2, single_card_finish=False,
+    declare_on_finish=0,
     seven_zero=False, jump_in=False, dobon=False, mercy_limit=0, roulette_color="player",
     end="first_out", scoring="winner_takes_sum", points="standard",
     draw_return_winner="zero_sum", draw_return_winner_points=-20, feed_penalty=0,
@@ -83,6 +84,7 @@ NON_DEFAULT = {
     "end": dict(end="last_standing"),
     "feed_penalty": dict(feed_penalty=20),
     "single_card_finish": dict(multi_play="same_kind", single_card_finish=True),
+    "declare_on_finish": dict(multi_play="same_kind", declare_on_finish=2),
     "draw_keep_going": dict(draw_rule="until_playable_may_play", draw_keep_going=True),
     "draw_return_winner": dict(scoring="zero_sum", draw_return_winner="fixed",
                                draw_return_winner_points=-50),
@@ -175,6 +177,7 @@ def test_unknown_option_in_constructor_names_it():
     (dict(challenge_penalty=2.5), "challenge_penalty"),
     (dict(uno_penalty=-2), "uno_penalty"),
     (dict(uno_penalty=True), "uno_penalty"),
+    (dict(declare_on_finish=-1), "declare_on_finish"),
     (dict(scoring="most_points"), "scoring"),
     (dict(points="fancy"), "points"),
     (dict(match="true"), "match"),
@@ -208,6 +211,7 @@ def test_invalid_value_names_the_option(overrides, option):
     (dict(draw_return_winner="zero"), "draw_return_winner"),
     (dict(draw_keep_going=True), "draw_keep_going"),
     (dict(single_card_finish=True), "single_card_finish"),
+    (dict(declare_on_finish=2), "declare_on_finish"),
 ])
 def test_invalid_combination_names_the_option(overrides, option):
     with pytest.raises(ValueError, match=option):

@@ -45,6 +45,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "num_players": (MIN_PLAYERS, MAX_PLAYERS),
     "challenge_penalty": (0, 1000),
     "uno_penalty": (0, 1000),
+    "declare_on_finish": (0, 1000),
     "mercy_limit": (0, 1000),
     "feed_penalty": (0, 1000),
     "draw_return_winner_points": (-1000, 0),
@@ -98,6 +99,7 @@ class Rules:
     finish_on_action: str = "allowed"
     uno_penalty: int = 2
     single_card_finish: bool = False
+    declare_on_finish: int = 0
     # special rules
     seven_zero: bool = False
     jump_in: bool = False
@@ -219,6 +221,9 @@ def _validate(r: Rules) -> None:
     if r.match and r.scoring == "none" and r.rounds == 0:
         raise ValueError("option match=True with scoring='none' needs a rounds limit "
                          "(no score could ever end the match)")
+    if r.declare_on_finish and r.multi_play == "none":
+        raise ValueError("option declare_on_finish needs a multi_play other than 'none' "
+                         "(the sources ask the declaration with several cards at once)")
     if r.single_card_finish and r.multi_play == "none":
         raise ValueError("option single_card_finish=True needs a multi_play other than 'none' "
                          "(without it every play is a single card)")
@@ -291,6 +296,8 @@ DECISIONS: dict[str, str] = {
                    "drawn (a penalty's victim may catch before drawing); no catch by a "
                    "player not to act, no grace period",
     "uno_to_finish": "without the call a multi-card play may not lay the last card",
+    "declare_on_finish": "the uno call declares going out too; undeclared, the player "
+                         "draws the penalty and the round goes on",
     "single_card_finish": "a multi-card play ends when one card is left: the last card is "
                           "always laid alone, on a later turn",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "

@@ -232,7 +232,12 @@ def discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.nda
 # --- stage 2: the UNO call and reactions ------------------------------------------------------
 
 def finish_laying(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
-    """The turn's cards are down: check the UNO call, offer reactions, then advance."""
+    """The turn's cards are down: check the UNO call (and under ``declare_on_finish`` the
+    declaration of going out), offer reactions, then advance."""
+    if rules.declare_on_finish and rules.uno_penalty > 0:
+        undeclared = where((s.hand_size[games, player] == 0) & ~s.uno_called[games])
+        if undeclared.size:   # the player draws the penalty and stays in the round
+            draw_cards(s, games[undeclared], player[undeclared], rules.declare_on_finish)
     if rules.uno_penalty > 0:
         uncalled = (s.hand_size[games, player] == 1) & ~s.uno_called[games]
         s.uno_offender[games[uncalled]] = player[uncalled]

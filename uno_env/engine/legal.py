@@ -249,18 +249,33 @@ def could_reach_one(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kind
     kind just laid in a multi-card play (-1 where the play has not started). A
     Discard All takes the other cards of its color along (:func:`discard_all_reach`).
     """
+    return _could_reach(rules, hands, sizes, kinds, follow, any_play, 1)
+
+
+def could_go_out(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
+                 follow: np.ndarray | None, any_play: np.ndarray) -> np.ndarray:
+    """Whether a play this turn could leave no card (the call then declares going out,
+    under ``declare_on_finish``); arguments as for :func:`could_reach_one`."""
+    if rules.single_card_finish:   # only a single last card goes out
+        return (sizes == 1) & any_play
+    return _could_reach(rules, hands, sizes, kinds, follow, any_play, 0)
+
+
+def _could_reach(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
+                 follow: np.ndarray | None, any_play: np.ndarray, left: int) -> np.ndarray:
+    """Whether a play this turn could leave exactly ``left`` cards."""
     if not tables(rules).has_discard_all:
-        return _plain_reach(rules, hands, sizes, kinds, follow, any_play)
+        return _plain_reach(rules, hands, sizes, kinds, follow, any_play, left)
     plain = kinds & ~IS_DISCARD_ALL
     after = None if follow is None else np.where(IS_DISCARD_ALL[np.maximum(follow, 0)], -2,
                                                  follow)
-    return (_plain_reach(rules, hands, sizes, plain, after, plain.any(axis=1))
-            | discard_all_reach(rules, hands, sizes, kinds, follow))
+    return (_plain_reach(rules, hands, sizes, plain, after, plain.any(axis=1), left)
+            | discard_all_reach(rules, hands, sizes, kinds, follow, left))
 
 
 def discard_all_reach(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray,
-                      kinds: np.ndarray, follow: np.ndarray | None) -> np.ndarray:
-    """Whether laying Discard Alls this turn could leave exactly one card.
+                      kinds: np.ndarray, follow: np.ndarray | None, left: int) -> np.ndarray:
+    """Whether laying Discard Alls this turn could leave exactly ``left`` cards.
 
     Each Discard All laid takes every card of its color from the hand. The play's
     first one must be legal (``kinds``); where a multi-card play groups Discard Alls
@@ -280,23 +295,23 @@ def discard_all_reach(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray,
     ok = within & np.where(going[:, None], True, starts)
     if not grouped:
         ok &= (size == 1)[None, :] & ~going[:, None]
-    return (ok & (sizes[:, None] - removed == 1)).any(axis=1)
+    return (ok & (sizes[:, None] - removed == left)).any(axis=1)
 
 
 def _plain_reach(rules: RuleCodes, hands: np.ndarray, sizes: np.ndarray, kinds: np.ndarray,
-                 follow: np.ndarray | None, any_play: np.ndarray) -> np.ndarray:
-    """:func:`could_reach_one` for plays of cards that take no other card along
+                 follow: np.ndarray | None, any_play: np.ndarray, left: int) -> np.ndarray:
+    """:func:`_could_reach` for plays of cards that take no other card along
     (``follow`` -2: the play goes on with cards this does not count)."""
-    reach = (sizes == 2) & any_play
+    reach = (sizes == left + 1) & any_play
     if rules.multi_play == MultiPlay.NONE:
         return reach
     t = tables(rules)
-    cand = where((sizes > 2) & any_play)
+    cand = where((sizes > left + 1) & any_play)
     if not cand.size:
         return reach
     counts = hands[cand].astype(np.float32) @ t.group_onehot      # cards per group
     group = t.group
-    need = sizes[cand] - 1.0
+    need = sizes[cand] - float(left)
     if follow is not None:
         after = follow[cand]
         going = after != -1
@@ -371,8 +386,10 @@ def legal_mask(rules: RuleCodes, s: State) -> np.ndarray:
     if special.size:
         _targets_and_dobon(rules, s, mask, special, phase[special])
     if rules.uno_penalty > 0:
-        mask[:, UNO] = ~s.uno_called & could_reach_one(rules, hands, sizes, kinds, follow,
-                                                       any_play)
+        reach = could_reach_one(rules, hands, sizes, kinds, follow, any_play)
+        if rules.declare_on_finish:   # the call also declares going out
+            reach |= could_go_out(rules, hands, sizes, kinds, follow, any_play)
+        mask[:, UNO] = ~s.uno_called & reach
         off = s.uno_offender
         catchable = off >= 0
         if catchable.any():

@@ -40,7 +40,7 @@ OBSERVATION_VERSION = 2
 #: Scale of each numeric rule option in the ``rules`` view.
 _INT_SCALE = {"num_players": 10, "challenge_penalty": 4, "uno_penalty": 4, "mercy_limit": 25,
               "feed_penalty": 20, "target_score": 500, "rounds": 5, "max_turns": 1000,
-              "draw_return_winner_points": -20}
+              "draw_return_winner_points": -20, "declare_on_finish": 2}
 
 
 def rules_vector(rules: Rules) -> np.ndarray:

@@ -217,7 +217,11 @@ def discard_color(s, g, player, color):
 
 @njit(cache=True)
 def finish_laying(rules, s, g, player):
-    """The turn's cards are down: check the UNO call, offer reactions, then advance."""
+    """The turn's cards are down: check the UNO call (and the declaration of going out),
+    offer reactions, then advance."""
+    if (rules.declare_on_finish and rules.uno_penalty > 0 and s.hand_size[g, player] == 0
+            and not s.uno_called[g]):   # the player draws the penalty and stays in the round
+        draw_cards(s, g, player, rules.declare_on_finish)
     if rules.uno_penalty > 0 and s.hand_size[g, player] == 1 and not s.uno_called[g]:
         s.uno_offender[g] = player
     s.uno_called[g] = False

@@ -151,17 +151,31 @@ def dobon_eligible(hand, size, top):
 @njit(cache=True)
 def could_reach_one(rules, hand, size, kinds, follow, any_play):
     """Whether a play this turn could leave exactly one card (see ``legal.could_reach_one``)."""
-    if not rules.has_discard_all:
-        return _plain_reach(rules, hand, size, kinds, follow, any_play)
-    plain = kinds & ~IS_DISCARD_ALL
-    after = -2 if follow >= 0 and IS_DISCARD_ALL[follow] else follow
-    return (_plain_reach(rules, hand, size, plain, after, plain.any())
-            or discard_all_reach(rules, hand, size, kinds, follow))
+    return _could_reach(rules, hand, size, kinds, follow, any_play, 1)
 
 
 @njit(cache=True)
-def discard_all_reach(rules, hand, size, kinds, follow):
-    """Whether laying Discard Alls this turn could leave exactly one card (see
+def could_go_out(rules, hand, size, kinds, follow, any_play):
+    """Whether a play this turn could leave no card (see ``legal.could_go_out``)."""
+    if rules.single_card_finish:
+        return size == 1 and any_play
+    return _could_reach(rules, hand, size, kinds, follow, any_play, 0)
+
+
+@njit(cache=True)
+def _could_reach(rules, hand, size, kinds, follow, any_play, left):
+    """Whether a play this turn could leave exactly ``left`` cards."""
+    if not rules.has_discard_all:
+        return _plain_reach(rules, hand, size, kinds, follow, any_play, left)
+    plain = kinds & ~IS_DISCARD_ALL
+    after = -2 if follow >= 0 and IS_DISCARD_ALL[follow] else follow
+    return (_plain_reach(rules, hand, size, plain, after, plain.any(), left)
+            or discard_all_reach(rules, hand, size, kinds, follow, left))
+
+
+@njit(cache=True)
+def discard_all_reach(rules, hand, size, kinds, follow, left):
+    """Whether laying Discard Alls this turn could leave exactly ``left`` cards (see
     ``legal.discard_all_reach``)."""
     going = follow >= 0 and IS_DISCARD_ALL[follow]
     grouped = rules.compat[DISCARD_ALL[0], DISCARD_ALL[1]]
@@ -184,25 +198,25 @@ def discard_all_reach(rules, hand, size, kinds, follow):
                     ok = False
                     break
                 removed += color_count[c]
-        if ok and size - removed == 1:
+        if ok and size - removed == left:
             return True
     return False
 
 
 @njit(cache=True)
-def _plain_reach(rules, hand, size, kinds, follow, any_play):
-    """:func:`could_reach_one` for cards that take no other card along (``follow`` -2:
+def _plain_reach(rules, hand, size, kinds, follow, any_play, left):
+    """:func:`_could_reach` for cards that take no other card along (``follow`` -2:
     the play goes on with cards this does not count)."""
-    if size == 2:
+    if size == left + 1:
         return any_play
-    if rules.multi_play == MultiPlay.NONE or size <= 2 or not any_play:
+    if rules.multi_play == MultiPlay.NONE or size <= left + 1 or not any_play:
         return False
     groups = rules.group
     counts = np.zeros(NUM_KINDS, np.int64)   # cards per group (groups number fewer than K)
     for k in range(NUM_KINDS):
         if groups[k] >= 0:
             counts[groups[k]] += hand[k]
-    need = size - 1
+    need = size - left
     if follow != -1:
         group = groups[follow] if follow >= 0 else -1
         return group >= 0 and counts[group] >= need
@@ -289,8 +303,10 @@ def legal_row(rules, s, g, mask, kinds):
         mask[DOBON] = dobon_eligible(hand, size, top)
     if rules.uno_penalty > 0:
         follow = top if (phase == MULTI and rules.multi_play != MultiPlay.NONE) else -1
-        mask[UNO] = not s.uno_called[g] and could_reach_one(rules, hand, size, kinds, follow,
-                                                            any_play)
+        reach = could_reach_one(rules, hand, size, kinds, follow, any_play)
+        if rules.declare_on_finish:   # the call also declares going out
+            reach = reach or could_go_out(rules, hand, size, kinds, follow, any_play)
+        mask[UNO] = not s.uno_called[g] and reach
         offender = s.uno_offender[g]
         if offender >= 0:
             mask[CATCH] = offender != player and s.hand_size[g, offender] == 1
