@@ -14,8 +14,9 @@ from pathlib import Path, PurePath
 #: Where the shipped models live.
 MODELS_DIR = Path(__file__).parent / "models"
 
-#: The built-in heuristics a model file may name as its base (or its prior): agents
-#: without a model file of their own, so reading one model never loads another.
+#: The built-in heuristics a model file may name as its base (or its prior), with or
+#: without parameters (``greedy:challenge_threshold=4``): agents without a model file
+#: of their own, so reading one model never loads another.
 BUILTIN_HEURISTICS = ("greedy", "tuned", "defender", "random_play", "random")
 
 
@@ -55,10 +56,16 @@ def check_file(path: str | Path, kind: str) -> Path:
     return path
 
 
+def is_builtin(spec: object) -> bool:
+    """Whether ``spec`` is an agent spec of one of :data:`BUILTIN_HEURISTICS`."""
+    return isinstance(spec, str) and spec.split(":", 1)[0] in BUILTIN_HEURISTICS
+
+
 def check_builtin(name: object, role: str, path: str | Path) -> str:
-    """``name`` if it is one of :data:`BUILTIN_HEURISTICS`; else ``ValueError`` naming the
-    model file and the ``role`` the name plays in it (a file must not load another)."""
-    if not isinstance(name, str) or name not in BUILTIN_HEURISTICS:
+    """``name`` if it is a spec of one of :data:`BUILTIN_HEURISTICS`; else ``ValueError``
+    naming the model file and the ``role`` the name plays in it (a file must not load
+    another)."""
+    if not is_builtin(name):
         raise ValueError(f"model file {str(path)!r} names {role} {name!r}; a model's {role} "
                          f"may only be a built-in heuristic ({', '.join(BUILTIN_HEURISTICS)})")
     return name

@@ -357,7 +357,10 @@ def export_policy(policy: Any, path: str | Path) -> Path:
     path = Path(path)
     if path.suffix != ".safetensors":
         raise ValueError(f"a policy file must end in .safetensors, got {str(path)!r}")
-    header = json.dumps(policy_config(policy))
+    config = policy_config(policy)
+    if "prior" in config:   # what loading will accept
+        check_builtin(config["prior"], "prior", path)
+    header = json.dumps(config)
     tensors = {k: v.detach().cpu().contiguous().clone() for k, v in policy.state_dict().items()}
     tmp = path.with_name(f".{path.name}.tmp")
     save_file(tensors, str(tmp), metadata={HEADER_KEY: header})

@@ -80,6 +80,7 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
 from agents import AgentPool, choose_actions, make_agent  # noqa: E402
+from agents.files import BUILTIN_HEURISTICS, is_builtin  # noqa: E402
 from uno_env import PRESETS, Rules  # noqa: E402
 from uno_env.cli import run_command  # noqa: E402
 from uno_env.learner import LearnerCore  # noqa: E402
@@ -153,6 +154,9 @@ class Config:
             raise SystemExit("--anchor needs --ent-coef > 0 (see agents.net_ppo)")
         if self.init_net and self.prior:
             raise SystemExit("--init-net and --prior are two different policies; give one")
+        if self.prior and not is_builtin(self.prior):   # what a saved policy may name
+            raise SystemExit(f"--prior must be a built-in heuristic "
+                             f"({', '.join(BUILTIN_HEURISTICS)}), got {self.prior!r}")
         try:
             self.rules()
             [int(h) for h in self.net.split(",")]

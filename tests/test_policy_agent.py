@@ -446,3 +446,22 @@ def test_a_policy_for_another_observation_size_is_refused_at_load() -> None:
             PolicyAgent(policy)
     with pytest.raises(TypeError, match="export_policy needs a MaskableActorCriticPolicy"):
         export_policy(torch.nn.Linear(2, 2), "x.safetensors")
+
+
+def test_a_policy_names_only_a_built_in_heuristic_as_its_prior(tmp_path) -> None:
+    import sys
+
+    env = UnoVecEnv(num_envs=8, preset="official", num_players=2, opponents="tuned", seed=0)
+    model = MaskablePPO(HeuristicPriorPolicy, env, n_steps=8, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [8], "prior": "greedy:challenge_threshold=4",
+                                       "features_extractor_class": UnoFeatures})
+    path = export_policy(model, tmp_path / "greedy.safetensors")   # a heuristic's spec loads
+    assert make_agent(f"ppo:{path}").module.policy.prior == "greedy:challenge_threshold=4"
+    model.policy.prior = "ppo:official-2p"    # a prior that would load another model
+    with pytest.raises(ValueError, match="names prior 'ppo:official-2p'"):
+        export_policy(model, tmp_path / "chained.safetensors")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+    from train_ppo import Config
+
+    with pytest.raises(SystemExit, match="--prior must be a built-in heuristic"):
+        Config(prior="ppo:official-2p").check()
