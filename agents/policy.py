@@ -93,7 +93,7 @@ RULES_VIEW_VERSIONS: tuple[tuple[str, ...], ...] = (
     (),
     ("uno_to_finish", "roulette_color"),
     ("draw_return_winner", "draw_return_winner_points", "draw_keep_going",
-     "single_card_finish", "declare_on_finish"),
+     "single_card_finish", "declare_on_finish", "skip_answers_skip"),
 )
 #: Rule options the ``rules`` view gained after observation layout v0.
 RULES_ADDED_AFTER_V0 = tuple(name for added in RULES_VIEW_VERSIONS[1:] for name in added)
@@ -403,6 +403,9 @@ def _build_policy(config: dict[str, Any], path: Path) -> Any:
     def bad(why: str) -> ValueError:
         return ValueError(f"ppo model file {str(path)!r}: {why}")
 
+    if config.get("format") != FORMAT:
+        raise bad(f"policy header format {config.get('format')!r}; this version reads "
+                  f"format {FORMAT}")
     try:
         cls = POLICY_CLASSES[config["policy"]]
         activation = ACTIVATIONS[config["activation"]]

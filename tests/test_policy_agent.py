@@ -398,6 +398,8 @@ def test_every_bad_policy_file_is_one_value_error_naming_it(tmp_path, saved_mode
             "malformed policy header",
         rewrite(good, tmp_path / "acts.safetensors", lambda c: {**c, "actions": 120}):
             "120 actions; this version has 119",
+        rewrite(good, tmp_path / "newer.safetensors", lambda c: {**c, "format": 2}):
+            "policy header format 2; this version reads format 1",
         rewrite(good, tmp_path / "keys.safetensors", lambda c: {"format": 1}):
             "malformed policy header .KeyError",
         rewrite(good, tmp_path / "view.safetensors",
@@ -465,3 +467,20 @@ def test_a_policy_names_only_a_built_in_heuristic_as_its_prior(tmp_path) -> None
 
     with pytest.raises(SystemExit, match="--prior must be a built-in heuristic"):
         Config(prior="ppo:official-2p").check()
+
+
+def test_sb3_s_own_mlp_policy_exports_and_plays_the_same(tmp_path) -> None:
+    """A MaskablePPO "MlpPolicy" (SB3's flatten extractor, raw observations, ReLU here)
+    round-trips as well as one over UnoFeatures."""
+    import gymnasium as gym
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    torch.manual_seed(3)
+    policy = MaskableActorCriticPolicy(gym.spaces.Box(-1, 1, (OBS_SIZE,)),
+                                       gym.spaces.Discrete(NUM_ACTIONS), lambda _: 0.0,
+                                       net_arch={"pi": [16, 8], "vf": [4]},
+                                       activation_fn=torch.nn.ReLU)
+    loaded = make_agent(f"ppo:{export_policy(policy, tmp_path / 'mlp.safetensors')}")
+    obs = Engine(Rules(num_players=3), 32, 1).observe()
+    np.testing.assert_array_equal(loaded.logits(obs), PolicyAgent(policy).logits(obs))
+    assert not loaded.module.policy.features_extractor.scale
