@@ -61,11 +61,11 @@ OBSERVATION_HISTORY = f"""\
 {OBSERVATION_VERSION}).
 
 - **v2**: the `rules` view gains the options `draw_return_winner`,
-  `draw_return_winner_points`, `draw_keep_going`, `single_card_finish` and
-  `declare_on_finish` (79 -> {RULES_SIZE} numbers); the views after `rules` move
-  by as many places; {OBS_SIZE} numbers. A policy trained on an earlier version
-  reads today's observation without the added columns
-  (`agents.policy.RULES_VIEW_VERSIONS`).
+  `draw_return_winner_points`, `draw_keep_going`, `single_card_finish`,
+  `declare_on_finish` and `skip_answers_skip` (79 -> {RULES_SIZE} numbers); the
+  views after `rules` move by as many places; {OBS_SIZE} numbers. A policy
+  trained on an earlier version reads today's observation without the added
+  columns (`agents.policy.RULES_VIEW_VERSIONS`).
 - **v1** (package 0.1.0): the public-memory views (`drew_on`, `last_played_color`,
   `last_played_symbol`, `last_named`, `wd4_after_draw`) appended after `rules`,
   and the `rules` view gains the options `uno_to_finish` and `roulette_color` (76

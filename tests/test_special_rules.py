@@ -104,6 +104,49 @@ def test_seven_zero_going_out_with_a_zero_passes_no_hands(end):
         assert cur(eng) == 1 and not eng.done[0]
 
 
+# --- skip_answers_skip --------------------------------------------------------------------------
+
+SKIP_HANDS = [["RS", "R1", "R2"], ["BS", "B1", "B2"], ["Y1", "Y2"], ["G1", "G2"]]
+
+
+def test_skip_answers_skip_the_skipped_player_passes_the_skip_on():
+    # The Japanese article: laying a card of the same kind pushes its effect on to the
+    # next player.
+    eng = make(SKIP_HANDS, skip_answers_skip=True)
+    eng.step_names("play RS")
+    assert cur(eng) == 1
+    assert eng.phase_name() == "respond" and eng.pending_draw[0] == 0
+    assert set(eng.legal_action_names()) == {"play BS", "pass"}
+    eng.step_names("play BS")
+    assert cur(eng) == 3                 # player 2, skipped, holds no Skip
+    assert eng.phase_name() == "turn"
+    assert eng.top_card() == "BS"
+
+
+def test_skip_answers_skip_declined_the_skipped_player_loses_the_turn():
+    eng = make(SKIP_HANDS, skip_answers_skip=True)
+    eng.step_names("play RS")
+    eng.step_names("pass")
+    assert cur(eng) == 2
+    assert same(eng.hand(0, 1), ["BS", "B1", "B2"])
+
+
+def test_skip_answers_skip_goes_back_and_forth_with_two_players():
+    eng = make([["RS", "GS", "R1"], ["BS", "B1"]], skip_answers_skip=True)
+    eng.step_names("play RS")
+    eng.step_names("play BS")
+    assert cur(eng) == 0 and eng.phase_name() == "respond"
+    assert set(eng.legal_action_names()) == {"play GS", "pass"}
+    eng.step_names("play GS")
+    assert cur(eng) == 0 and eng.phase_name() == "turn"   # player 1 holds no Skip
+
+
+def test_skip_answers_skip_off_the_skip_is_not_answered():
+    eng = make(SKIP_HANDS)
+    eng.step_names("play RS")
+    assert cur(eng) == 2 and eng.phase_name() == "turn"
+
+
 # --- jump-in ------------------------------------------------------------------------------------
 
 JUMP = [["R5", "B1", "B2"], ["Y1", "Y2"], ["R5", "G1", "G2"], ["G3", "G4"]]

@@ -103,6 +103,7 @@ class Rules:
     # special rules
     seven_zero: bool = False
     jump_in: bool = False
+    skip_answers_skip: bool = False
     dobon: bool = False
     mercy_limit: int = 0
     roulette_color: str = "player"
@@ -312,6 +313,8 @@ DECISIONS: dict[str, str] = {
     "stack_wild_cancels": "a plain Wild ends the chain and the next player takes a turn",
     "finish_on_action": "a last card that is an action or wild may not be played; 'draw' "
                         "then draws the penalty and ends the turn",
+    "skip_answers_skip": "the skipped player answers in the respond phase with nothing to "
+                         "draw ('pass' accepts the skip); only a single Skip is answered",
     "jump_in": "offered in turn order; the jumped card's effect is cancelled, its draws "
                "stay only where stacking that card is allowed; no jump on a card that went "
                "out",

@@ -401,6 +401,25 @@ def advance(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
     if plain.size:
         reset_chain(s, games[plain])
         start_turn(s, games[plain], target[plain])
+        if rules.skip_answers_skip:
+            offer_skip_answer(rules, s, games[plain], player[plain], top[plain], offset[plain])
+
+
+def offer_skip_answer(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,
+                      top: np.ndarray, offset: np.ndarray) -> None:
+    """``skip_answers_skip``: the player a single Skip skips, if it holds a Skip, decides
+    first (``respond`` with nothing to draw): answer with a Skip, which passes the skip
+    on to the next player, or ``pass`` and lose the turn."""
+    skipped = where(IS_SKIP[top] & (offset == 2))
+    if not skipped.size:
+        return
+    g = games[skipped]
+    victim = seat_after(rules, s, g, player[skipped])
+    skips = (s.hands[g, victim] > 0) & IS_SKIP[None, :]
+    held = finish_allowed(rules, skips, s.hand_size[g, victim]).any(axis=1)
+    g, victim = g[held], victim[held]
+    start_turn(s, g, victim)
+    s.phase[g] = RESPOND
 
 
 def next_seat(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray,

@@ -378,6 +378,10 @@ def legal_mask(rules: RuleCodes, s: State) -> np.ndarray:
     if rules.draw_keep_going:   # draw on after a playable card showed
         mask[:, DRAW] |= phase == AFTER_DRAW
     mask[:, PASS] = (phase == MULTI) | (phase == REACT)
+    if rules.skip_answers_skip:   # a skip, not a draw, to accept
+        skipped = (phase == RESPOND) & (s.pending == 0)
+        mask[:, DRAW] &= ~skipped
+        mask[:, PASS] |= skipped
     if rules.draw_rule != DrawRule.UNTIL_PLAYABLE_MUST_PLAY:
         mask[:, PASS] |= phase == AFTER_DRAW
     if rules.challenge:
@@ -407,10 +411,15 @@ def _forced(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) ->
 
 def _responses(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:
     if not tables(rules).can_stack:
-        return np.zeros(hands.shape, bool)
-    return response_kinds(rules, hands, s.top[games].astype(np.int64),
-                          s.color[games].astype(np.int64), s.chain_first[games],
-                          s.chain_last[games])
+        kinds = np.zeros(hands.shape, bool)
+    else:
+        kinds = response_kinds(rules, hands, s.top[games].astype(np.int64),
+                               s.color[games].astype(np.int64), s.chain_first[games],
+                               s.chain_last[games])
+    if rules.skip_answers_skip:   # nothing to draw: a Skip to answer, with a Skip
+        skipped = s.pending[games] == 0
+        kinds[skipped] = IS_SKIP[None, :] & (hands[skipped] > 0)
+    return kinds
 
 
 def _multi(rules: RuleCodes, s: State, games: np.ndarray, hands: np.ndarray) -> np.ndarray:

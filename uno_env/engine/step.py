@@ -164,10 +164,11 @@ def play(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, acti
 
 
 def pass_turn(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray) -> None:
-    """``pass``: keep the drawn card, end a multi-play, or decline a reaction."""
+    """``pass``: keep the drawn card, end a multi-play, decline a reaction, or accept a
+    Skip that could be answered (``skip_answers_skip``: the turn is lost)."""
     phase = s.phase[games]
     for code, handler in ((AFTER_DRAW, end_turn), (MULTI, finish_laying),
-                          (REACT, _decline_reaction)):
+                          (REACT, _decline_reaction), (RESPOND, end_turn)):
         i = where(phase == code)
         if i.size:
             handler(rules, s, games[i], player[i])

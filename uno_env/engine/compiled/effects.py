@@ -41,7 +41,7 @@ from ..effects import (
 from ..legal import COLOR_OF
 from ..state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN
 from .deal import draw_cards, draw_until, shuffle_order, write_shuffled
-from .legal import can_answer, dobon_eligible, wd4_permitted
+from .legal import can_answer, dobon_eligible, finish_allowed, wd4_permitted
 
 # --- seats ------------------------------------------------------------------------------------
 
@@ -360,6 +360,24 @@ def advance(rules, s, g, player, first_card):
     else:
         reset_chain(s, g)
         start_turn(s, g, target)
+        if rules.skip_answers_skip:
+            offer_skip_answer(rules, s, g, player, top, offset)
+
+
+@njit(cache=True)
+def offer_skip_answer(rules, s, g, player, top, offset):
+    """``skip_answers_skip``: the player a single Skip skips may answer it (see
+    ``effects.offer_skip_answer``)."""
+    if not IS_SKIP[top] or offset != 2:
+        return
+    victim = seat_after(rules, s, g, player, 1)
+    skips = np.zeros(NUM_KINDS, np.bool_)
+    for k in range(NUM_KINDS):
+        skips[k] = IS_SKIP[k] and s.hands[g, victim, k] > 0
+    finish_allowed(rules, skips, s.hand_size[g, victim])
+    if skips.any():
+        start_turn(s, g, victim)
+        s.phase[g] = RESPOND
 
 
 @njit(cache=True)

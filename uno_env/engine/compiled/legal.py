@@ -266,7 +266,10 @@ def legal_row(rules, s, g, mask, kinds):
         for k in range(NUM_KINDS):
             kinds[k] = matches[k] and hidden[k] and k != WD4 and hand[k] > 0
     elif phase == RESPOND:
-        if rules.can_stack:
+        if rules.skip_answers_skip and s.pending[g] == 0:   # a Skip to answer, with a Skip
+            for k in range(NUM_KINDS):
+                kinds[k] = IS_SKIP[k] and hand[k] > 0
+        elif rules.can_stack:
             response_kinds(rules, hand, top, color, s.chain_first[g], s.chain_last[g], kinds)
     elif phase == MULTI:
         compat = rules.compat[top]
@@ -285,10 +288,13 @@ def legal_row(rules, s, g, mask, kinds):
             base = PLAY_WILD_BASE + NUM_COLORS * (k - NUM_COLORED_KINDS)
             for c in range(NUM_COLORS):
                 mask[base + c] = True
+    skipped = rules.skip_answers_skip and phase == RESPOND and s.pending[g] == 0
     mask[DRAW] = ((phase == TURN and (rules.draw_when_playable or not any_play))
-                  or phase == RESPOND or (phase == AFTER_DRAW and rules.draw_keep_going))
+                  or (phase == RESPOND and not skipped)
+                  or (phase == AFTER_DRAW and rules.draw_keep_going))
     must_play = rules.draw_rule == DrawRule.UNTIL_PLAYABLE_MUST_PLAY
-    mask[PASS] = phase in (MULTI, REACT) or phase == AFTER_DRAW and not must_play
+    mask[PASS] = (phase in (MULTI, REACT) or phase == AFTER_DRAW and not must_play
+                  or skipped)
     if rules.challenge:
         mask[CHALLENGE] = phase == RESPOND and s.attacker[g] >= 0
     if phase == CHOOSE_COLOR:

@@ -145,7 +145,8 @@ def play(rules, s, g, player, action):
 
 @njit(cache=True)
 def pass_turn(rules, s, g, player):
-    """``pass``: keep the drawn card, end a multi-play, or decline a reaction."""
+    """``pass``: keep the drawn card, end a multi-play, decline a reaction, or accept a
+    Skip that could be answered."""
     phase = s.phase[g]
     if phase == AFTER_DRAW:
         end_turn(rules, s, g, player)
@@ -155,6 +156,8 @@ def pass_turn(rules, s, g, player):
         laid_by = s.react_from[g]
         if not offer_reaction(rules, s, g, laid_by, player):
             advance(rules, s, g, laid_by, False)
+    elif phase == RESPOND:   # a Skip not answered: the turn is lost
+        end_turn(rules, s, g, player)
 
 
 @njit(cache=True)
