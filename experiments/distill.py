@@ -268,9 +268,9 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     from torch.utils.tensorboard import SummaryWriter
 
     writer = SummaryWriter(str(out / "tb"))
-    data: dict[str, np.ndarray] = {}
+    store = Store(cfg.rounds * cfg.states)
     for k in range(start_round):
-        data = merge(data, load_round(out, k))
+        store.add(load_round(out, k))
     try:
         for k in range(start_round, cfg.rounds):
             t0 = time.perf_counter()
@@ -278,7 +278,9 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
             new = collect(rules, player, teacher, opponents, cfg.states, cfg.games,
                           cfg.seed * 100 + k, cfg.progress)
             np.savez(out / f"data-{k}.npz", **new)
-            data = merge(data, new)
+            store.add(new)
+            del new
+            data = store.rows()
             t1 = time.perf_counter()
             stats = fit(net, data, cfg, cfg.seed * 100 + k, cfg.progress)
             t2 = time.perf_counter()
@@ -312,8 +314,25 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     return record
 
 
-def merge(data: dict[str, np.ndarray], new: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([data[k], v]) if data else v for k, v in new.items()}
+class Store:
+    """All rounds' data in arrays allocated once for ``capacity`` decisions, filled round by
+    round (joining rounds by concatenation would copy everything each round)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity, self.size = capacity, 0
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def add(self, new: dict[str, np.ndarray]) -> None:
+        n = len(new["labels"])
+        for key, values in new.items():
+            if key not in self.arrays:
+                self.arrays[key] = np.empty((self.capacity, *values.shape[1:]), values.dtype)
+            self.arrays[key][self.size:self.size + n] = values
+        self.size += n
+
+    def rows(self) -> dict[str, np.ndarray]:
+        """The data so far (views, no copies)."""
+        return {key: values[: self.size] for key, values in self.arrays.items()}
 
 
 def save(out: Path, net: PolicyNet, cfg: Config, record: dict[str, Any]) -> None:

@@ -133,3 +133,19 @@ def test_every_training_flag_has_a_description_and_a_default() -> None:
         assert len(flags) > 10
         body = " ".join(text.split())
         assert body.count("(default:") >= len(flags) - 1, script
+
+
+def test_seeds_report_measures_every_seed_and_ships_one_with_its_card(
+        distilled: Path, tmp_path: Path) -> None:
+    ship = tmp_path / "shipped.safetensors"
+    run_script("seeds_report.py", "--runs", f"{distilled},{distilled}", "--opponents",
+               "greedy", "--deals", "4", "--ship", str(ship), "--out",
+               str(tmp_path / "report.json"))
+    report = json.loads((tmp_path / "report.json").read_text())
+    each = report["results"]["greedy"]["each"]
+    assert len(each) == 2 and each[0]["win_rate"] == each[1]["win_rate"]
+    assert report["results"]["greedy"]["seeds"]["min"] == each[0]["win_rate"]
+    card = json.loads(ship.with_suffix(".json").read_text())
+    assert {"recipe", "command", "seeds", "results"} <= set(card)
+    assert card["command"].startswith("python experiments/distill.py")
+    legal_play(f"net:{ship}")
