@@ -7,8 +7,10 @@ import pytest
 from scenario import random_positions, redeal_hidden
 
 from uno_env import PRESETS, Engine, Rules
+from uno_env.actions import ACTION_ID
 from uno_env.cards import IS_WILD, KIND_COLOR, KIND_ID
 from uno_env.engine.deal import pile_counts
+from uno_env.engine.state import FORCED_PLAY
 from uno_env.engine.worlds import (
     belief_deal,
     drew_on_weights,
@@ -69,6 +71,24 @@ def test_worlds_read_only_the_public_game(weight: float) -> None:
     after = eng.sample_worlds(game, seat, 8, np.random.default_rng(3), weight).state
     np.testing.assert_array_equal(before.hands, after.hands)
     np.testing.assert_array_equal(before.deck, after.deck)
+
+
+def test_worlds_do_not_reveal_the_hand_a_retracted_wild_draw_four_was_played_from() -> None:
+    """Under retraction the engine keeps the offender's hand of the moment it played the
+    Wild Draw Four; the challenger's worlds take it from each world's dealt hand."""
+    eng = Engine.from_setup(Rules.preset("official_jp", num_players=3),
+                            hands=[["WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]], top="G5",
+                            current=0)
+    eng.step_names("play WD4:R")
+    assert eng.state.hidden[0].any()
+    pub = public_state(eng.rules, eng.state, 0, 1)
+    assert not pub.hidden.any()
+    worlds = eng.sample_worlds(0, 1, 16, np.random.default_rng(4))
+    np.testing.assert_array_equal(worlds.state.hidden, worlds.state.hands[:, 0] > 0)
+    worlds.step(np.full(16, ACTION_ID["challenge"]))
+    forced = worlds.state.phase == FORCED_PLAY
+    assert forced.any()
+    assert worlds.legal_action_mask()[forced].any(axis=1).all()
 
 
 def test_worlds_need_the_acting_player_of_a_running_game() -> None:

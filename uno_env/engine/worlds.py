@@ -13,8 +13,9 @@ What the player has seen is what their observation shows: their own hand (and
 their partner's in team play) and the discards since the last reshuffle. The
 cards of other players' hands that were revealed earlier (a returned Wild Draw
 Four, a Dobon card) are not remembered and are dealt at random like the rest.
-The outcome of a pending Wild Draw Four challenge is recomputed in every world
-from the offender's dealt hand.
+The outcome of a pending Wild Draw Four challenge, and under retraction the cards
+the offender could be made to replay, are recomputed in every world from the
+offender's dealt hand.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..rules import Rules
 from .codes import rule_codes
 from .legal import MATCH, wd4_permitted
 from .rng import seed_key
-from .state import RESPOND, State
+from .state import FORCED_PLAY, RESPOND, State
 
 
 def known_seats(rules: Rules, seat: int) -> list[int]:
@@ -39,7 +40,8 @@ def known_seats(rules: Rules, seat: int) -> list[int]:
 def public_state(rules: Rules, state: State, game: int, seat: int) -> State:
     """One game of ``state`` as ``seat`` knows it: the hands of the other players
     emptied (their sizes kept), the draw pile's cards zeroed (its length kept), the
-    secret of a pending Wild Draw Four and the game's random key cleared.
+    secret of a pending Wild Draw Four (whether it broke its restriction, and the
+    offender's hand when it was played) and the game's random key cleared.
 
     ``seat`` must be the acting player of ``game`` (the drawn card and the cards a
     retracted Wild Draw Four forces are then its own knowledge)."""
@@ -58,6 +60,8 @@ def public_state(rules: Rules, state: State, game: int, seat: int) -> State:
     pub.hands[0, hidden] = 0
     pub.deck[:] = 0
     pub.wd4_guilty[:] = False
+    if pub.phase[0] != FORCED_PLAY:   # the offender's own hand only when it is to replay
+        pub.hidden[:] = False
     pub.key[:] = 0
     pub.counter[:] = 0
     return pub
@@ -153,7 +157,8 @@ def belief_deal(cards: np.ndarray, sizes: np.ndarray, weights: np.ndarray, n: in
 
 
 def _judge_challenge(rules: Rules, worlds: State) -> None:
-    """Whether the pending Wild Draw Four broke its restriction, in each world's hands."""
+    """Whether the pending Wild Draw Four broke its restriction, and under retraction
+    the cards its offender could replay, in each world's hands."""
     attacker = int(worlds.attacker[0])
     if worlds.phase[0] != RESPOND or attacker < 0:
         return
@@ -161,6 +166,8 @@ def _judge_challenge(rules: Rules, worlds: State) -> None:
     color = worlds.prev_color.astype(np.int64)
     matching = MATCH[color, worlds.prev_top] & (hands > 0)
     worlds.wd4_guilty[:] = ~wd4_permitted(rule_codes(rules), hands, matching, color)
+    if rules.challenge_guilty == "retract":
+        worlds.hidden[:] = hands > 0
 
 
 def concat_states(states: list[State]) -> State:
