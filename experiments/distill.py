@@ -126,25 +126,26 @@ def parse_config(argv: list[str] | None = None) -> Config:
 
 def collect(rules: Rules, player: BatchAgent, teacher: BatchAgent,
             opponents: list[BatchAgent], states: int, games: int, seed: int,
-            progress: bool = True) -> dict[str, np.ndarray]:
-    """``states`` decisions of the seat ``g % players`` of game ``g`` where ``player``
-    acts and ``teacher`` labels, against one of ``opponents`` (game ``g`` draws
-    ``opponents[(g // players) % len]``) in the other seats. Only decisions with more
-    than one legal action are recorded. Returns observations (float16: counts and
-    one-hots are exact), masks, the teacher's labels and the game's outcome for the
-    recorded seat."""
+            store: Store, progress: bool = True) -> None:
+    """Add to ``store`` ``states`` decisions of the seat ``g % players`` of game ``g``
+    where ``player`` acts and ``teacher`` labels, against one of ``opponents`` (game ``g``
+    draws ``opponents[(g // players) % len]``) in the other seats. Only decisions with
+    more than one legal action are recorded: observations (float16: counts and one-hots
+    are exact), masks, the teacher's labels and the game's outcome for the recorded seat
+    (+1 won, -1 lost, 0 unfinished)."""
     rng = np.random.default_rng(seed)
     p = rules.num_players
     hero = np.arange(games) % p
     opponent_of = (np.arange(games) // p) % len(opponents)
-    obs_parts, mask_parts, label_parts, outcome_parts = [], [], [], []
-    found, batch = 0, 0
+    end = store.size + states
+    batch = 0
     bar = tqdm(total=states, unit="state", disable=not progress, leave=False)
-    while found < states:
+    while store.size < end:
         engine = Engine(rules, games, seed * 1_000_003 + batch * games + np.arange(games))
         batch += 1
+        first = store.size
         rows_game: list[np.ndarray] = []
-        while not engine.state.done.all() and found < states:
+        while not engine.state.done.all() and store.size < end:
             live = np.flatnonzero(~engine.state.done)
             obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
             ours = engine.state.current[live] == hero[live]
@@ -160,22 +161,19 @@ def collect(rules: Rules, player: BatchAgent, teacher: BatchAgent,
                 actions = choose_in_parts([(player, ours)], engine, live, obs, masks, rng)
             others = choose_in_parts(parts, engine, live, obs, masks, rng)
             actions = np.where(ours, actions, others)
-            keep = np.flatnonzero(ours & (masks.sum(axis=1) > 1))[: states - found]
+            keep = np.flatnonzero(ours & (masks.sum(axis=1) > 1))[: end - store.size]
             if keep.size:
-                obs_parts.append(obs[keep].astype(np.float16))
-                mask_parts.append(masks[keep])
-                label_parts.append(labels[keep].astype(np.int16))
+                store.add({"obs": obs[keep], "masks": masks[keep], "labels": labels[keep],
+                           "outcome": np.zeros(keep.size, np.float32)})
                 rows_game.append(live[keep])
-                found += keep.size
                 bar.update(keep.size)
             engine.step(actions, games=live)
-        won = np.where(engine.state.done, engine.state.winner == hero, False)
-        lost = engine.state.done & ~won
-        for g in rows_game:   # unfinished games (the last batch's) count 0
-            outcome_parts.append((won[g].astype(np.float32) - lost[g]).astype(np.float32))
+        if rows_game:
+            won = np.where(engine.state.done, engine.state.winner == hero, False)
+            lost = engine.state.done & ~won
+            g = np.concatenate(rows_game)
+            store.arrays["outcome"][first:store.size] = won[g].astype(np.float32) - lost[g]
     bar.close()
-    return {"obs": np.concatenate(obs_parts), "masks": np.concatenate(mask_parts),
-            "labels": np.concatenate(label_parts), "outcome": np.concatenate(outcome_parts)}
 
 
 # --- fit --------------------------------------------------------------------------------------
@@ -275,11 +273,10 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
         for k in range(start_round, cfg.rounds):
             t0 = time.perf_counter()
             player = teacher if k == 0 else NetAgent(net)
-            new = collect(rules, player, teacher, opponents, cfg.states, cfg.games,
-                          cfg.seed * 100 + k, cfg.progress)
-            np.savez(out / f"data-{k}.npz", **new)
-            store.add(new)
-            del new
+            first = store.size
+            collect(rules, player, teacher, opponents, cfg.states, cfg.games,
+                    cfg.seed * 100 + k, store, cfg.progress)
+            np.savez(out / f"data-{k}.npz", **store.rows(first))
             data = store.rows()
             t1 = time.perf_counter()
             stats = fit(net, data, cfg, cfg.seed * 100 + k, cfg.progress)
@@ -315,8 +312,12 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
 
 
 class Store:
-    """All rounds' data in arrays allocated once for ``capacity`` decisions, filled round by
-    round (joining rounds by concatenation would copy everything each round)."""
+    """All rounds' data in arrays allocated once for ``capacity`` decisions and filled in
+    place (observations as float16, labels as int16), so memory holds each decision once
+    (joining rounds or batches by concatenation would hold them twice at its peak)."""
+
+    DTYPES = {"obs": np.float16, "masks": np.bool_, "labels": np.int16,
+              "outcome": np.float32}
 
     def __init__(self, capacity: int) -> None:
         self.capacity, self.size = capacity, 0
@@ -324,15 +325,19 @@ class Store:
 
     def add(self, new: dict[str, np.ndarray]) -> None:
         n = len(new["labels"])
+        if self.size + n > self.capacity:
+            raise ValueError(f"the store holds {self.capacity} decisions, not "
+                             f"{self.size + n}")
         for key, values in new.items():
             if key not in self.arrays:
-                self.arrays[key] = np.empty((self.capacity, *values.shape[1:]), values.dtype)
+                self.arrays[key] = np.empty((self.capacity, *values.shape[1:]),
+                                            self.DTYPES[key])
             self.arrays[key][self.size:self.size + n] = values
         self.size += n
 
-    def rows(self) -> dict[str, np.ndarray]:
-        """The data so far (views, no copies)."""
-        return {key: values[: self.size] for key, values in self.arrays.items()}
+    def rows(self, start: int = 0) -> dict[str, np.ndarray]:
+        """The data from row ``start`` on (views, no copies)."""
+        return {key: values[start: self.size] for key, values in self.arrays.items()}
 
 
 def save(out: Path, net: PolicyNet, cfg: Config, record: dict[str, Any]) -> None:
