@@ -46,7 +46,8 @@ class State:
     wd4_guilty: np.ndarray    # bool[G]        that Wild Draw Four broke the restriction
     prev_top: np.ndarray      # int16[G]       top card before that Wild Draw Four
     prev_color: np.ndarray    # int8[G]        color before that Wild Draw Four
-    hidden: np.ndarray        # bool[G, K]     kinds a retracted offender may be forced to play
+    hidden: np.ndarray        # bool[G, K]     kinds the offender held when it laid the Wild Draw
+                              #                Four (under retract: what it may be made to replay)
     dealer: np.ndarray        # int64[G]
     active: np.ndarray        # bool[G, P]     still playing (not out, not eliminated)
     place: np.ndarray         # int64[G, P]    finishing place, 0 = first; -1 while playing

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..cards import DECKS, IS_WILD, KIND_COLOR, NUM_KINDS
 from ..rules import Rules
-from .codes import rule_codes
+from .codes import ChallengeGuilty, rule_codes
 from .legal import MATCH, wd4_permitted
 from .rng import seed_key
 from .state import FORCED_PLAY, RESPOND, State
@@ -165,8 +165,9 @@ def _judge_challenge(rules: Rules, worlds: State) -> None:
     hands = worlds.hands[:, attacker].astype(np.int64)
     color = worlds.prev_color.astype(np.int64)
     matching = MATCH[color, worlds.prev_top] & (hands > 0)
-    worlds.wd4_guilty[:] = ~wd4_permitted(rule_codes(rules), hands, matching, color)
-    if rules.challenge_guilty == "retract":
+    codes = rule_codes(rules)
+    worlds.wd4_guilty[:] = ~wd4_permitted(codes, hands, matching, color)
+    if codes.challenge_guilty == ChallengeGuilty.RETRACT:
         worlds.hidden[:] = hands > 0
 
 
