@@ -149,3 +149,17 @@ def test_seeds_report_measures_every_seed_and_ships_one_with_its_card(
     assert {"recipe", "command", "seeds", "results"} <= set(card)
     assert card["command"].startswith("python experiments/distill.py")
     legal_play(f"net:{ship}")
+
+
+def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
+        distilled: Path, tmp_path: Path) -> None:
+    out = tmp_path / "probe"
+    run_script("exploit.py", "--targets", "greedy,random_play", "--init-net",
+               str(distilled / "model.safetensors"), "--timesteps", "128", "--deals", "4",
+               "--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--out", str(out))
+    record = json.loads((out / "exploit.json").read_text())
+    assert [r["target"] for r in record["rows"]] == ["greedy", "random_play"]
+    for row in record["rows"]:
+        assert row["exploiter"]["games"] == 8
+        assert row["gain"]["low"] <= row["gain"]["mean"] <= row["gain"]["high"]
+    assert "| `greedy` |" in (out / "exploit.md").read_text()
