@@ -39,12 +39,17 @@ def rest_of_deck(*used: str) -> list[str]:
 @pytest.mark.parametrize("name", sorted(INT_RANGES))
 def test_every_integer_option_has_a_range_and_rejects_values_outside_it(name):
     low, high = INT_RANGES[name]
+    companions = NEEDS.get(name, {})
     for ok in (low, high, np.int64(high)):
-        value = getattr(Rules(**{name: ok}), name)
+        value = getattr(Rules(**{name: ok}, **companions), name)
         assert value == ok and type(value) is int
     for bad in (low - 1, high + 1, 2**63, 2.0, True, "3"):
         with pytest.raises(ValueError, match=name):
-            Rules(**{name: bad})
+            Rules(**{name: bad}, **companions)
+
+
+#: Options that are valid only beside another option's value.
+NEEDS = {"declare_on_finish": {"multi_play": "same_kind"}}
 
 
 def test_ranges_cover_every_integer_option():

@@ -95,7 +95,9 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
         table.add_column(name, justify="left" if i == 0 else "right")
     for row in rows:
         table.add_row(*row)
-    Console(width=max(120, sum(len(h) for h in header) + 40)).print(table)
+    # wide enough for every cell in full: a table cut to the terminal would cut names
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
+    Console(width=max(120, sum(widths) + 3 * len(widths) + 4)).print(table)
 
 
 def print_results(results: Sequence[TournamentResult]) -> None:
