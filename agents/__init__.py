@@ -48,8 +48,8 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
     already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO policy (see
-    :mod:`agents.policy`; an SB3 ``.zip`` only with ``trust_pickle=True``, since
-    loading one can run code), ``"improved:<model>"`` a heuristic with a learned
+    :mod:`agents.policy`; an SB3 ``.zip`` is read as data, never unpickled),
+    ``"improved:<model>"`` a heuristic with a learned
     advantage (:mod:`agents.improved`), ``"net:<model>"`` a standalone network policy
     (:mod:`agents.net`). For these, a ``<model>`` with a path separator or a suffix is
     a file, a bare stem a model shipped in ``agents/models/`` (:mod:`agents.files`).

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from uno_env.agent_registry import choose_actions
+
 if TYPE_CHECKING:
     from uno_env.engine import Engine
 
@@ -72,18 +74,6 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
-
-
-def choose_actions(agent: BatchAgent, engine: Engine, games: np.ndarray,
-                   observations: np.ndarray, masks: np.ndarray,
-                   rng: np.random.Generator) -> np.ndarray:
-    """The actions ``agent`` picks for the acting players of ``engine``'s ``games``:
-    through :meth:`Agent.act_in` when it has one (so search agents see the public
-    game), else through ``act``. Tournaments and envs that own the engine call this."""
-    act_in = getattr(agent, "act_in", None)
-    if act_in is not None:
-        return act_in(engine, np.asarray(games), observations, masks, rng)
-    return agent.act(observations, masks, rng)
 
 
 def choose_in_parts(parts: Sequence[tuple[BatchAgent, np.ndarray]], engine: Engine,

@@ -13,11 +13,11 @@ best (or a sampled) legal action of each row. Agents are built by name with
 class, layer widths, activation, observation scaling, the observation views it
 reads, its sizes, and for :class:`HeuristicPriorPolicy` the prior's name and
 scale). :func:`read_policy` rebuilds the policy from that JSON and loads the
-tensors: no pickle anywhere. An SB3 ``.zip`` is different: SB3 unpickles it, and
-unpickling runs any code the file carries, so :func:`load_legacy_zip` loads one only
-with ``trust_pickle=True`` (``make_agent("ppo:m.zip", trust_pickle=True)``,
-``uno-env ... --trust-model``). ``experiments/train_ppo.py`` writes the safe file
-(``policy.safetensors``) beside its ``model.zip``.
+tensors: no pickle anywhere. An SB3 ``.zip`` loads without unpickling too:
+:func:`load_legacy_zip` reads its tensors with ``weights_only=True`` and interprets
+the few pickled settings it needs as plain data (:mod:`agents.sb3_zip`), refusing a
+file whose settings would build or call objects. ``experiments/train_ppo.py`` writes
+the safetensors file (``policy.safetensors``) beside its ``model.zip``.
 
 :class:`UnoFeatures` is the features extractor the training scripts give
 MaskablePPO. It scales the raw observation (counts reach the hundreds: hand
@@ -379,8 +379,8 @@ def _read_safetensors(path: Path) -> tuple[dict[str, Any], dict[str, torch.Tenso
     except (SafetensorError, OSError, ValueError) as e:
         with path.open("rb") as f:
             zipped = f.read(4) == b"PK\x03\x04"
-        what = ("a zip (an SB3 model? a .zip file loads only with trust_pickle=True)"
-                if zipped else f"not a safetensors file ({e})")
+        what = ("a zip (an SB3 model? name it .zip)" if zipped
+                else f"not a safetensors file ({e})")
         raise ValueError(f"ppo model file {str(path)!r} is {what}") from None
     if HEADER_KEY not in meta:
         hint = " (it is a net: network)" if "uno_env" in meta else ""
@@ -453,7 +453,11 @@ def read_policy(path: str | Path) -> Any:
     heuristic, another number of actions, an observation this version cannot provide,
     or tensors that do not fit the policy the header describes."""
     path = check_file(path, "ppo model")
-    config, tensors = _read_safetensors(path)
+    return _policy_from(*_read_safetensors(path), path)
+
+
+def _policy_from(config: dict[str, Any], tensors: dict[str, torch.Tensor], path: Path) -> Any:
+    """The policy ``config`` describes with ``tensors`` loaded, on the CPU, in eval mode."""
     policy = _build_policy(config, path)
     try:
         policy.load_state_dict(tensors)
@@ -464,38 +468,33 @@ def read_policy(path: str | Path) -> Any:
     return policy
 
 
-def load_legacy_zip(path: str | Path, trust_pickle: bool = False) -> Any:
-    """The policy of a MaskablePPO ``.zip`` saved by SB3, on the CPU, in eval mode.
-
-    SB3 unpickles the zip's ``data`` entry, and unpickling runs whatever code the file
-    asks for: a zip from an untrusted source can do anything a program can. So this
-    raises ``ValueError`` unless ``trust_pickle=True``; convert a trusted zip once
-    with :func:`export_policy` and load the ``.safetensors`` file from then on. Any
-    failure to load raises ``ValueError`` naming the file."""
-    from sb3_contrib import MaskablePPO
+def load_legacy_zip(path: str | Path) -> Any:
+    """The policy of a MaskablePPO ``.zip`` saved by SB3, on the CPU, in eval mode, read
+    as data only (:mod:`agents.sb3_zip`: no unpickling, so no code from the file runs).
+    Any failure to load raises ``ValueError`` naming the file."""
+    from .sb3_zip import read_sb3_zip
 
     path = check_file(path, "ppo model")
-    if not trust_pickle:
-        raise ValueError(
-            f"ppo model file {str(path)!r} is an SB3 zip: loading it unpickles its contents, "
-            f"which can run any code the file carries. Load it only if you trust its source "
-            f"(make_agent('ppo:{path}', trust_pickle=True), or uno-env --trust-model), or "
-            f"convert it once: agents.policy.export_policy(agents.policy.load_legacy_zip("
-            f"'{path}', trust_pickle=True), 'policy.safetensors')")
     try:
-        model = MaskablePPO.load(str(path), device="cpu")
-    except Exception as e:   # noqa: BLE001 (a bad file fails in many ways; name the file)
-        raise ValueError(f"ppo model file {str(path)!r} is not a MaskablePPO model "
-                         f"({type(e).__name__}: {' '.join(str(e).split())})") from None
-    model.policy.set_training_mode(False)
-    return model.policy
+        config, tensors = read_sb3_zip(path)
+    except ValueError as e:
+        raise ValueError(f"ppo model file {str(path)!r} is not a MaskablePPO model: "
+                         f"{e}") from None
+    obs_size = config["obs_size"]
+    views = config.pop("views")
+    if not views or sum(int(s) for _, s in views) != obs_size:
+        try:
+            views = prefix_views(obs_size)
+        except ValueError as e:
+            raise ValueError(f"ppo model file {str(path)!r}: {e}") from None
+    return _policy_from({**config, "format": FORMAT, "views": views}, tensors, path)
 
 
-def load_policy(path: str | Path, trust_pickle: bool = False) -> Any:
-    """The policy saved at ``path``: a ``.zip`` through :func:`load_legacy_zip` (only
-    with ``trust_pickle=True``), anything else as a policy file (:func:`read_policy`)."""
+def load_policy(path: str | Path) -> Any:
+    """The policy saved at ``path``: a ``.zip`` through :func:`load_legacy_zip`, anything
+    else as a policy file (:func:`read_policy`). Neither runs code from the file."""
     if Path(path).suffix == ".zip":
-        return load_legacy_zip(path, trust_pickle)
+        return load_legacy_zip(path)
     return read_policy(path)
 
 
@@ -503,9 +502,9 @@ class PolicyAgent(Agent):
     """A trained policy as a batch agent.
 
     ``policy``: a policy file (``.safetensors``, written by :func:`export_policy`), the
-    stem of a shipped one (``official-2p``), an SB3 ``.zip`` (only with
-    ``trust_pickle=True``: loading one can run code, see :func:`load_legacy_zip`), an
-    SB3 actor-critic policy, or a torch module returning logits ``[B, A]``. A string
+    stem of a shipped one (``official-2p``), an SB3 ``.zip`` (read as data,
+    :func:`load_legacy_zip`), an SB3 actor-critic policy, or a torch module returning
+    logits ``[B, A]``. A string
     with a path separator or a suffix is a path, a bare stem a shipped policy
     (:mod:`agents.files`); the agent's name is ``ppo:`` and the string given.
     ``deterministic=True`` plays each row's most likely legal action; otherwise it
@@ -518,15 +517,12 @@ class PolicyAgent(Agent):
     name = "ppo"
 
     def __init__(self, policy: str | Path | torch.nn.Module | Any,
-                 deterministic: bool = True, label: str | None = None,
-                 trust_pickle: bool = False) -> None:
-        if not isinstance(trust_pickle, bool):
-            raise TypeError(f"trust_pickle must be true or false, got {trust_pickle!r}")
+                 deterministic: bool = True, label: str | None = None) -> None:
         if isinstance(policy, (str, Path)):
             path = (resolve_model(policy, SHIPPED_SUFFIX, "ppo policy", "ppo")
                     if isinstance(policy, str) else policy)
             label = label or f"ppo:{policy}"
-            policy = load_policy(path, trust_pickle)
+            policy = load_policy(path)
         if hasattr(policy, "mlp_extractor") and hasattr(policy, "action_net"):
             extractor = getattr(policy, "features_extractor", None)
             self.columns = view_index(getattr(extractor, "views", CURRENT_VIEWS))

@@ -10,11 +10,12 @@ evaluation that closes every run. A run writes to ``--out``:
 * ``policy.safetensors``: the final policy as plain tensors with its config
   (``agents.make_agent("ppo:<out>/policy.safetensors")``; loading it runs no code);
   with ``--init-net``, ``model.safetensors`` instead (``net:<out>/model.safetensors``);
-* ``model.zip``: the final SB3 model, to continue training from (loading it unpickles
-  it, which can run code: ``ppo:`` loads it only with ``trust_pickle=True``);
+* ``model.zip``: the final SB3 model (``ppo:`` reads its policy as data, never
+  unpickling it);
 * ``config.json``: the settings, the exact command, steps/s and the share of
   time spent in the environment;
-* ``checkpoints/``: the model every ``--checkpoint-every`` steps;
+* ``checkpoints/``: ``step_<decisions>.pt`` every ``--checkpoint-every`` decisions (tensors
+  only, read with ``weights_only=True``; ``--resume`` continues from the last);
 * ``tb/``: TensorBoard logs (``tensorboard --logdir <out>/tb``);
 * ``eval.json``: the final model head-to-head against each evaluation opponent.
 
@@ -228,7 +229,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
 import gymnasium as gym  # noqa: E402
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback  # noqa: E402
+from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor  # noqa: E402
 
 from agents.net import save_net  # noqa: E402
@@ -550,10 +551,47 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
         tensorboard_log=str(out / "tb"), verbose=0, policy_kwargs=kwargs)
 
 
+def save_checkpoint(model: MaskablePPO, folder: Path) -> Path:
+    """The policy's and the optimizer's tensors and the decisions so far, as
+    ``folder/step_<decisions>.pt`` (plain tensors and numbers: reading it back with
+    ``weights_only=True`` runs no code, unlike an SB3 zip)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"step_{model.num_timesteps}.pt"
+    tmp = path.with_name(f".{path.name}.tmp")
+    torch.save({"parameters": model.get_parameters(), "num_timesteps": model.num_timesteps},
+               tmp)
+    tmp.replace(path)
+    return path
+
+
+def load_checkpoint(model: MaskablePPO, path: Path) -> None:
+    """Put a :func:`save_checkpoint` file's tensors and decision count into ``model``."""
+    saved = torch.load(path, map_location="cpu", weights_only=True)
+    model.set_parameters(saved["parameters"], exact_match=True, device="cpu")
+    model.num_timesteps = int(saved["num_timesteps"])
+
+
 def last_checkpoint(out: Path) -> Path | None:
     """The checkpoint of the most learner decisions in ``out/checkpoints`` (None: none)."""
-    found = list((out / "checkpoints").glob("model_*_steps.zip"))
+    found = list((out / "checkpoints").glob("step_*.pt"))
     return max(found, key=lambda p: int(p.stem.split("_")[1])) if found else None
+
+
+class CheckpointEvery(BaseCallback):
+    """:func:`save_checkpoint` every ``every`` learner decisions (at the end of a rollout)."""
+
+    def __init__(self, every: int, folder: Path) -> None:
+        super().__init__()
+        self.every, self.folder = every, folder
+        self.next_save = every
+
+    def _on_rollout_end(self) -> None:
+        if self.num_timesteps >= self.next_save:
+            self.next_save = self.num_timesteps + self.every
+            save_checkpoint(self.model, self.folder)
+
+    def _on_step(self) -> bool:
+        return True
 
 
 def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
@@ -575,13 +613,10 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     pools: list[AgentPool] = []
     env = make_env(cfg, pools)
+    model = build_model(cfg, VecMonitor(env), out)
     if resume_from is not None:
-        model = MaskablePPO.load(resume_from, env=VecMonitor(env), device="cpu",
-                                 tensorboard_log=str(out / "tb"))
-    else:
-        model = build_model(cfg, VecMonitor(env), out)
-    callbacks: list[BaseCallback] = [CheckpointCallback(
-        max(1, cfg.checkpoint_every // cfg.num_envs), str(out / "checkpoints"), "model")]
+        load_checkpoint(model, resume_from)
+    callbacks: list[BaseCallback] = [CheckpointEvery(cfg.checkpoint_every, out / "checkpoints")]
     if cfg.opponents == "self-play":
         callbacks.append(SelfPlayCallback(pools, cfg))
     if cfg.eval_every:
@@ -593,8 +628,7 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
         model.learn(cfg.timesteps - model.num_timesteps, callback=callbacks, tb_log_name="ppo",
                     reset_num_timesteps=resume_from is None)
     except KeyboardInterrupt:
-        path = out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip"
-        model.save(path)
+        path = save_checkpoint(model, out / "checkpoints")
         raise SystemExit(f"stopped after {model.num_timesteps:,} decisions: saved {path}; "
                          f"the same command with --resume continues") from None
     seconds = time.perf_counter() - start

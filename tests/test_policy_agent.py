@@ -287,30 +287,25 @@ def test_a_heuristic_prior_policy_starts_as_the_heuristic_and_learns_its_correct
 
 # --- model files: no code runs, one clear error, no shadowing, sizes checked at load -------
 
-def test_a_crafted_zip_runs_no_code_unless_trust_is_given(tmp_path) -> None:
-    """SB3 unpickles a zip's ``data``: a crafted zip runs its code when loaded. Loading
-    refuses zips unless trust_pickle=True (which the test shows does run it)."""
+def test_a_crafted_zip_runs_no_code(tmp_path) -> None:
+    """SB3's own loader unpickles a zip's ``data``, so a crafted zip runs its code. Our
+    loader interprets the pickled settings as data and refuses the ones that call."""
     from crafted import code_running_zip
 
     evil, marker = code_running_zip(tmp_path / "evil.zip", tmp_path / "marker"), tmp_path / "marker"
-    with pytest.raises(ValueError, match=r"evil\.zip' is an SB3 zip.*can run any code.*"
-                                         r"trust_pickle=True.*export_policy"):
+    with pytest.raises(ValueError, match=r"evil\.zip' is not a MaskablePPO model: it builds "
+                                         r"or calls objects \(opcode REDUCE\)"):
         make_agent(f"ppo:{evil}")
     assert not marker.exists()
-    renamed = tmp_path / "evil.safetensors"    # a zip under another name is still refused
+    renamed = tmp_path / "evil.safetensors"    # a zip under another name is refused too
     renamed.write_bytes(evil.read_bytes())
-    with pytest.raises(ValueError, match=r"is a zip .*trust_pickle=True"):
+    with pytest.raises(ValueError, match=r"is a zip \(an SB3 model\? name it \.zip\)"):
         make_agent(f"ppo:{renamed}")
     assert not marker.exists()
-    with pytest.raises(ValueError, match=r"evil\.zip' is not a MaskablePPO model"):
-        make_agent(f"ppo:{evil}", trust_pickle=True)   # the explicit opt-in runs it
-    assert marker.is_dir()
-    with pytest.raises(TypeError, match="trust_pickle must be true or false"):
-        make_agent(f"ppo:{evil}", trust_pickle="yes")
 
 
-def test_the_cli_refuses_a_zip_without_trust_model_and_loads_it_with(tmp_path, saved_model,
-                                                                     capsys) -> None:
+def test_the_cli_refuses_a_crafted_zip_and_plays_a_real_one(tmp_path, saved_model,
+                                                            capsys) -> None:
     from crafted import code_running_zip
 
     from uno_env.cli import main
@@ -318,20 +313,34 @@ def test_the_cli_refuses_a_zip_without_trust_model_and_loads_it_with(tmp_path, s
     evil = code_running_zip(tmp_path / "evil.zip", tmp_path / "marker")
     for command in (["tournament", "--agents", f"ppo:{evil},greedy", "--games", "2"],
                     ["play", "--opponents", f"ppo:{evil}", "--players", "2"]):
-        with pytest.raises(SystemExit, match=r"evil\.zip' is an SB3 zip.*--trust-model"):
+        with pytest.raises(SystemExit, match=r"evil\.zip' is not a MaskablePPO model"):
             main([*command, "--no-progress"] if command[0] == "tournament" else command)
         assert not (tmp_path / "marker").exists()
     tiny = str(saved_model[0]).replace(".safetensors", ".zip")
     assert main(["tournament", "--agents", f"ppo:{tiny},greedy", "--games", "2",
-                 "--no-progress", "--trust-model"]) == 0
+                 "--no-progress"]) == 0
     assert f"ppo:{tiny}" in capsys.readouterr().out
 
 
-def test_a_trusted_zip_plays_as_its_export_does(saved_model) -> None:
+def test_a_zip_read_as_data_plays_as_its_export_does(saved_model) -> None:
     path, _ = saved_model
-    trusted = make_agent(f"ppo:{path.replace('.safetensors', '.zip')}", trust_pickle=True)
+    zipped = make_agent(f"ppo:{path.replace('.safetensors', '.zip')}")
     obs = Engine(Rules(num_players=2), 64, 5).observe()
-    np.testing.assert_array_equal(trusted.logits(obs), make_agent(f"ppo:{path}").logits(obs))
+    np.testing.assert_array_equal(zipped.logits(obs), make_agent(f"ppo:{path}").logits(obs))
+
+
+def test_a_plain_pickle_is_read_and_any_call_refused() -> None:
+    import pickle
+
+    from agents.sb3_zip import Global, read_plain_pickle
+
+    value = {"net_arch": [128, 128], "views": (("hand", 54),), "scale": False, "x": None,
+             "f": 0.25, "cls": Global}
+    read = read_plain_pickle(pickle.dumps(value))
+    assert read == {**value, "cls": Global("agents.sb3_zip", "Global")}
+    for calls in (Path("x"), np.zeros(2), range(3)):
+        with pytest.raises(ValueError, match="builds or calls objects"):
+            read_plain_pickle(pickle.dumps(calls))
 
 
 def test_the_shipped_policies_choose_what_the_zips_they_were_converted_from_chose() -> None:
@@ -419,7 +428,7 @@ def test_every_bad_policy_file_is_one_value_error_naming_it(tmp_path, saved_mode
     for name, why in cases.items():
         path = tmp_path / name
         with pytest.raises(ValueError, match=f"'{re.escape(str(path))}'.*{why}"):
-            make_agent(f"ppo:{path}", trust_pickle=path.suffix == ".zip")
+            make_agent(f"ppo:{path}")
 
 
 def test_a_folder_named_like_a_shipped_policy_does_not_shadow_it(tmp_path, monkeypatch) -> None:
@@ -429,7 +438,7 @@ def test_a_folder_named_like_a_shipped_policy_does_not_shadow_it(tmp_path, monke
     agent = make_agent("ppo:official-2p")
     assert agent.name == "ppo:official-2p" and agent.columns is not None   # the shipped v0 one
     with pytest.raises(ValueError, match="'official-2p.zip' is a folder"):
-        make_agent("ppo:official-2p.zip", trust_pickle=True)
+        make_agent("ppo:official-2p.zip")
     with pytest.raises(ValueError, match="ppo model file 'official-2p' is a folder"):
         make_agent("ppo:./official-2p")
     with pytest.raises(ValueError, match=r"no shipped ppo policy 'nope' \(shipped: "

@@ -93,22 +93,21 @@ def test_env_ids_have_one_spelling():
     assert not found, "other spellings of the env ids:\n" + "\n".join(found)
 
 
-def _module_level_imports(tree: ast.Module) -> list[str]:
+def _imports(tree: ast.Module) -> list[str]:
+    """Every module an import statement names, at any level (inside functions too)."""
     names: list[str] = []
-    todo: list[ast.stmt] = list(tree.body)
-    while todo:
-        node = todo.pop()
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.append(node.module)
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            todo += [n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt)]
     return names
 
 
-def test_uno_env_never_imports_agents_at_module_level():
+def test_uno_env_never_imports_agents_at_any_level():
+    """The layers run one way: agents import uno_env; uno_env names agent factories by
+    entry-point strings (uno_env.agent_registry), never by an import."""
     offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "uno_env").rglob("*.py")
                  if any(n == "agents" or n.startswith("agents.") for n in
-                        _module_level_imports(ast.parse(path.read_text(encoding="utf-8"))))]
-    assert not offenders, f"uno_env modules importing agents at module level: {offenders}"
+                        _imports(ast.parse(path.read_text(encoding="utf-8"))))]
+    assert not offenders, f"uno_env modules importing agents: {offenders}"

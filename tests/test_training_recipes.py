@@ -163,3 +163,16 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
         assert row["exploiter"]["games"] == 8
         assert row["gain"]["low"] <= row["gain"]["mean"] <= row["gain"]["high"]
     assert "| `greedy` |" in (out / "exploit.md").read_text()
+
+
+def test_ppo_checkpoints_are_plain_tensors_and_resume_continues_them(tmp_path: Path) -> None:
+    import torch
+
+    out = tmp_path / "ppo"
+    args = ["--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--checkpoint-every",
+            "128", "--eval-deals", "0", "--out", str(out), "--no-progress"]
+    run_script("train_ppo.py", "--timesteps", "256", *args)
+    saved = sorted(out.glob("checkpoints/step_*.pt"))
+    assert saved and torch.load(saved[-1], weights_only=True)["num_timesteps"] >= 256
+    run_script("train_ppo.py", "--timesteps", "512", "--resume", *args)
+    assert json.loads((out / "config.json").read_text())["timesteps"] >= 512

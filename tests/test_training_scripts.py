@@ -41,7 +41,7 @@ def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     results = json.loads((out / "eval.json").read_text())
     assert {(r["preset"], r["players"]) for r in results} == {("official", 2), ("teams", 4)}
     assert all(0 <= r["win_rate"] <= 1 and r["games"] == 2 * r["players"] for r in results)
-    assert list((out / "checkpoints").glob("model_*_steps.zip"))
+    assert list((out / "checkpoints").glob("step_*.pt"))
     assert list((out / "tb").rglob("events.out.tfevents.*"))
     assert "steps/s" in stdout
     from agents import make_agent

@@ -14,13 +14,17 @@ import pickle
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from . import checks
+from .agent_registry import load_entry_point, make_agent
 from .engine.core import default_backend
 from .rules import PRESET_SOURCES, PRESETS, Rules
 from .simulate import SimulationResult, simulate
 from .tournament import SEED_MAX
+
+#: The terminal game of ``uno-env play``, named by an entry point so that the
+#: environment never imports the agents package (see :mod:`uno_env.agent_registry`).
+PLAY_IN_TERMINAL = "agents.human:play_in_terminal"
 
 try:  # the cli extra
     from rich.console import Console
@@ -179,17 +183,6 @@ def agent_specs(values: Sequence[str]) -> list[str]:
     return specs
 
 
-def trusting(spec: str, trust: bool) -> Any:
-    """``spec`` itself, or with ``--trust-model`` a ``ppo:`` spec built into its agent with
-    ``trust_pickle=True`` (an SB3 ``.zip`` then loads, though loading one can run code
-    the file carries), named by its spec."""
-    if not (trust and spec.startswith("ppo:")):
-        return spec
-    from agents import make_agent
-
-    return make_agent(spec, trust_pickle=True, label=spec)
-
-
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the agents against each other on one or more presets; print and save results."""
     from . import tournament_report as report
@@ -202,8 +195,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if not presets:
             raise ValueError(f"--presets {args.presets!r} names no preset")
         rules = [Rules.preset(p, num_players=players) for p in presets]
-        agents = [trusting(s, args.trust_model) for s in specs]
-        build_agents(agents)
+        build_agents(specs)
         table = seatings(len(specs), players)
         report.check_outputs(args.json, args.csv, args.plot)
         if args.ray:
@@ -214,7 +206,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     results = []
     with _progress(per_preset * len(rules), not args.no_progress) as advance, user_errors():
         for name, r in zip(presets, rules, strict=True):
-            results.append(tournament(agents, r, args.games, seed=args.seed, batch=args.batch,
+            results.append(tournament(specs, r, args.games, seed=args.seed, batch=args.batch,
                                       chunk=args.chunk, preset=name, on_progress=advance,
                                       ray=args.ray))
     report.print_results(results)
@@ -257,14 +249,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one game in the terminal against agents."""
-    from agents import make_agent  # the agents package ships with the project
-    from agents.human import play_in_terminal
+    play_in_terminal = load_entry_point(PLAY_IN_TERMINAL)
     rules = _rules(args.preset, args.players)
     specs = [s for s in args.opponents.split(",") if s.strip()]
     if len(specs) == 1:
         specs *= args.players - 1
     with user_errors("uno-env play"):
-        opponents = [make_agent(trusting(s, args.trust_model)) for s in specs]
+        opponents = [make_agent(s) for s in specs]
         play_in_terminal(rules, opponents, seat=args.seat, seed=args.seed,
                          color=not args.no_color)
     return 0
@@ -321,9 +312,6 @@ def build_parser() -> argparse.ArgumentParser:
     tou.add_argument("--ray", nargs="?", const=True, metavar="ADDRESS",
                      help="play the games as Ray tasks (local Ray, or the cluster at ADDRESS)")
     tou.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    tou.add_argument("--trust-model", action="store_true",
-                     help="load SB3 .zip models of ppo: agents; unpickling one runs any code "
-                          "it carries, so only for files you trust")
     tou.set_defaults(func=cmd_tournament)
 
     pre = sub.add_parser("presets", help="list the rule presets")
@@ -343,9 +331,6 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--no-color", action="store_true", help="plain text")
-    play.add_argument("--trust-model", action="store_true",
-                      help="load SB3 .zip models of ppo: agents; unpickling one runs any code "
-                           "it carries, so only for files you trust")
     play.set_defaults(func=cmd_play)
     return parser
 

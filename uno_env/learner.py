@@ -6,10 +6,9 @@ RL-library API, so the Gymnasium env, the SB3 ``VecEnv`` and the Gymnasium
 ``VectorEnv`` are thin front ends over it, and importing it pulls in no
 training library.
 
-The ``agents`` package builds on ``uno_env``, never the other way round at
-import time: opponent names (``"random"``, ``"greedy"``, ...) are resolved by
-:func:`agents.make_agent`, imported when :func:`resolve_opponents` first runs, so
-importing any ``uno_env`` module never imports ``agents``.
+The ``agents`` package builds on ``uno_env``, never the other way round: opponent
+names (``"random"``, ``"greedy"``, ...) are resolved by the factory registered in
+:mod:`uno_env.agent_registry`, which names it by an entry-point string.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ import numpy as np
 
 from . import checks
 from .actions import NUM_ACTIONS
+from .agent_registry import choose_actions, make_agent
 from .engine import Engine
 from .engine.observe import OBS_SIZE, observation_bounds
 from .rules import Rules
@@ -54,8 +54,6 @@ def make_rules(rules: Rules | None = None, preset: str = "official", num_players
 
 def resolve_opponents(opponents: OpponentSpec, num_players: int) -> list[Any]:
     """One batch agent per seat offset 1..P-1 from ``None``, a name, an agent or a list."""
-    from agents import make_agent  # imported here: agents import uno_env, not the reverse
-
     if opponents is None:
         opponents = "random"
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
@@ -271,8 +269,6 @@ class LearnerCore:
                 agent.start_episodes(games, self.rng)
 
     def _act(self, agent: Any, obs: np.ndarray, mask: np.ndarray, games: np.ndarray) -> np.ndarray:
-        from agents import choose_actions  # agents that read the public game get it
-
         return np.asarray(choose_actions(agent, self.engine, games, obs, mask, self.rng),
                           np.int64)
 

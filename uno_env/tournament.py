@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from .actions import NUM_ACTIONS, action_name
+from .agent_registry import make_agent
 from .engine import Engine
 from .rules import Rules
 from .simulate import compact, wilson_interval
@@ -171,12 +172,11 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
                 labels: Sequence[str] | None = None, backend: str | None = None) -> Records:
     """Play the chunks ``chunk_ids`` of ``schedule``, ``batch`` games at a time.
 
-    ``agents`` are agent objects (or specs for :func:`agents.make_agent`), one per
+    ``agents`` are agent objects (or specs for the registered factory,
+    :func:`uno_env.agent_registry.make_agent`), one per
     entry of the seatings. ``on_progress(n)`` is called with the games finished by
     each step. Raises :class:`TournamentError` when an agent returns an illegal action.
     """
-    from agents import make_agent  # the agents package ships with the project
-
     players = [make_agent(a) for a in agents]
     labels = list(labels) if labels is not None else agent_labels(
         [getattr(a, "name", str(a)) for a in players])
@@ -431,8 +431,6 @@ class TournamentResult:
 def build_agents(agents: Sequence[Any]) -> tuple[list[Any], list[str]]:
     """The agent objects and unique labels of ``agents`` (specs or objects);
     raises :class:`TournamentError` for an unknown spec."""
-    from agents import make_agent
-
     built = []
     for spec in agents:
         try:
