@@ -11,12 +11,16 @@ and tournaments.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from uno_env.agent_registry import choose_actions
+from uno_env.agent_registry import choose_actions, choose_in_parts
+
+#: ``choose_actions`` and ``choose_in_parts`` live in the environment's agent registry
+#: (the environment calls them) and are part of this interface too.
+__all__ = ["Agent", "BatchAgent", "check_batch", "choose_actions", "choose_in_parts",
+           "masked_argmax"]
 
 if TYPE_CHECKING:
     from uno_env.engine import Engine
@@ -74,21 +78,6 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
-
-
-def choose_in_parts(parts: Sequence[tuple[BatchAgent, np.ndarray]], engine: Engine,
-                    games: np.ndarray, observations: np.ndarray, masks: np.ndarray,
-                    rng: np.random.Generator) -> np.ndarray:
-    """The actions of several agents sharing one batch of decisions: each ``(agent, rows)``
-    of ``parts`` (``rows`` a bool mask over the batch) picks for its rows through
-    :func:`choose_actions`, in the order given (so the random stream is used in that
-    order)."""
-    actions = np.zeros(len(masks), np.int64)
-    for agent, rows in parts:
-        if rows.any():
-            actions[rows] = choose_actions(agent, engine, games[rows], observations[rows],
-                                           masks[rows], rng)
-    return actions
 
 
 def check_batch(observations: np.ndarray, masks: np.ndarray, width: int | None = None) -> None:

@@ -14,7 +14,7 @@ Prints, as tables:
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
   the same loop over RLCard's UNO behind PettingZoo's AEC wrappers
-  (``experiments/rlcard_aec.py``), with the ratio of the two;
+  (``uno_env/rlcard_reference.py``), with the ratio of the two;
 * learner steps/s of the batched env with random opponents at 1024 and 4096
   games (:func:`bench_vec_env`, the learner core alone, and
   :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed).
@@ -31,7 +31,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,67 +40,15 @@ from uno_env.cli import run_command
 from uno_env.engine import Engine
 from uno_env.engine.core import default_backend
 from uno_env.learner import LearnerCore
+from uno_env.machine import backend_version, cpu_model, load_average
 from uno_env.random_actions import random_legal_actions
 from uno_env.simulate import play_random_step
-
-try:
-    from rich.console import Console
-    from rich.table import Table
-except ImportError:  # pragma: no cover - the bench extra installs rich through dev
-    Console = None  # type: ignore[assignment,misc]
+from uno_env.tournament_report import print_table
 
 BATCHES = (1, 64, 1024, 4096)
 PLAYERS = 4
 #: Batch sizes of the learner (VecEnv) benchmark.
 VEC_ENVS = (1024, 4096)
-
-
-def cpu_model() -> str:
-    """The CPU model name from /proc/cpuinfo (Linux), else what platform reports."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.lower().startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def backend_version() -> str:
-    """The engine's default backend, with numba's version when that is the one."""
-    backend = default_backend()
-    if backend == "numba":
-        import numba
-
-        return f"numba {numba.__version__}"
-    return backend
-
-
-def load_average() -> str:
-    """The 1-minute load average: other work on the machine lowers every number."""
-    try:
-        return f"{os.getloadavg()[0]:.2f}"
-    except OSError:
-        return "n/a"
-
-
-def print_table(title: str, header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
-    """A rich table, or aligned plain text without rich."""
-    if Console is None:
-        print(f"\n{title}")
-        widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
-        for r in (header, *rows):
-            print("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
-        return
-    console = Console(width=120)
-    console.print(f"\n[bold]{title}[/bold]")
-    table = Table()
-    for i, name in enumerate(header):
-        table.add_column(name, justify="left" if i == 0 else "right")
-    for r in rows:
-        table.add_row(*r)
-    console.print(table)
 
 
 @dataclass(frozen=True)
@@ -270,14 +217,13 @@ def bench_aec(seconds: float, warmup: float) -> None:
          time_aec(lambda p=p: uno_env.env(preset="official", num_players=p), seconds, warmup))
         for p in (PLAYERS, 2)]
     try:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import rlcard_aec
+        from uno_env import rlcard_reference
     except ImportError:
         print("rlcard is not installed (the bench extra): no RLCard AEC comparison")
         ref = None
     else:
-        ref = time_aec(rlcard_aec.env, seconds, warmup)
-        results.append(("RLCard UNO in PettingZoo's AEC wrappers (experiments/rlcard_aec.py)", 2,
+        ref = time_aec(rlcard_reference.env, seconds, warmup)
+        results.append(("RLCard UNO in PettingZoo's AEC wrappers (uno_env/rlcard_reference.py)", 2,
                          ref))
     header: tuple[str, ...] = ("env", "players", "steps/s", "steps/game")
     if ref is not None:

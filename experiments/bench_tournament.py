@@ -16,17 +16,14 @@ import argparse
 import os
 import platform
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench import backend_version, cpu_model, load_average, print_table  # noqa: E402
-
-from uno_env import Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
-from uno_env.tournament import tournament  # noqa: E402
+from uno_env import Rules
+from uno_env.cli import run_command
+from uno_env.machine import backend_version, cpu_model, load_average
+from uno_env.tournament import tournament
+from uno_env.tournament_report import print_table
 
 LINE_UPS = {"greedy x4": ["greedy"] * 4, "greedy vs 3 random": ["greedy", "random", "random",
                                                                  "random"]}

@@ -31,20 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script from a checkout
-    sys.path.insert(0, str(REPO))
-
-import torch  # noqa: E402
-
-from agents import make_agent  # noqa: E402
-from agents.improved import ImprovedAgent, load_advisers, save_advisers  # noqa: E402
-from uno_env import Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import deal_wins, parse_dataclass, versus_base  # noqa: E402
+from agents import make_agent
+from agents.improved import ImprovedAgent, load_advisers, save_advisers
+from uno_env import Rules
+from uno_env.cli import run_command
+from uno_env.dataclass_flags import parse_dataclass
+from uno_env.evaluation import deal_wins, versus_base
 
 
 @dataclass

@@ -36,15 +36,13 @@ from typing import Any
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from parallel import executor  # noqa: E402
-from train_ppo import Config, head_to_head, train  # noqa: E402
-
-from agents import make_agent  # noqa: E402
-from agents.policy import PolicyAgent  # noqa: E402
-from uno_env import PRESETS, Rules  # noqa: E402
-from uno_env.cli import integer_from, run_command  # noqa: E402
+from agents import make_agent
+from agents.policy import PolicyAgent
+from agents.ppo_training import Config, train
+from uno_env import PRESETS, Rules
+from uno_env.cli import integer_from, run_command
+from uno_env.evaluation import head_to_head
+from uno_env.parallel import executor
 
 MIXTURE = "mixture"
 

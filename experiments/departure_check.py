@@ -31,22 +31,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script from a checkout
-    sys.path.insert(0, str(REPO))
-
-from tqdm.auto import tqdm  # noqa: E402
-
-from agents import make_agent  # noqa: E402
-from agents.ismcts import IsmctsAgent, pick  # noqa: E402
-from uno_env import Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
-from uno_env.engine.state import PHASE_NAMES  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_improvement import outcomes, sampled_decisions  # noqa: E402
-from train_ppo import mean_interval, parse_dataclass  # noqa: E402
+from agents import make_agent
+from agents.advantage_data import outcomes, sampled_decisions
+from agents.ismcts import IsmctsAgent, pick
+from uno_env import Rules
+from uno_env.cli import run_command
+from uno_env.dataclass_flags import parse_dataclass
+from uno_env.engine.state import PHASE_NAMES
+from uno_env.evaluation import mean_interval
 
 
 @dataclass

@@ -39,22 +39,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
+from tqdm.auto import tqdm
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script from a checkout
-    sys.path.insert(0, str(REPO))
-
-import torch  # noqa: E402
-from tqdm.auto import tqdm  # noqa: E402
-
-from agents import make_agent  # noqa: E402
-from agents.base import BatchAgent, choose_in_parts  # noqa: E402
-from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json  # noqa: E402
-from uno_env import Engine, Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import head_to_head, parse_dataclass  # noqa: E402
+from agents import make_agent
+from agents.base import BatchAgent, choose_in_parts
+from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json
+from uno_env import Engine, Rules
+from uno_env.cli import run_command
+from uno_env.dataclass_flags import parse_dataclass
+from uno_env.evaluation import head_to_head
 
 CURVE_SEED = 900_000
 EVAL_SEED = 1_000_000

@@ -20,15 +20,12 @@ import shlex
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from train_ppo import deal_wins, mean_interval, win_rate  # noqa: E402
-
-from agents import BatchAgent, make_agent  # noqa: E402
-from uno_env import Rules  # noqa: E402
-from uno_env.checks import SEED_LIMIT  # noqa: E402
-from uno_env.cli import integer_from, run_command, user_errors  # noqa: E402
-from uno_env.tournament_report import check_output  # noqa: E402
+from agents import BatchAgent, make_agent
+from uno_env import Rules
+from uno_env.checks import SEED_LIMIT
+from uno_env.cli import integer_from, run_command, user_errors
+from uno_env.evaluation import deal_wins, mean_interval, win_rate
+from uno_env.tournament_report import check_output
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -1,9 +1,9 @@
 """Seat-rotated duplicate-deal games between agents, in one batch (a quick evaluator).
 
-Every deal (seed) is played once under each rotation of the line-up, so every
-agent sits in every seat equally often on the same cards. Used by the tuning
-script and for quick strength checks; the full tournament (ratings, tables,
-shards) is :mod:`uno_env.tournament`.
+Every deal (seed) is played once under each rotation of the line-up
+(:func:`uno_env.evaluation.play_rotated`), so every agent sits in every seat equally
+often on the same cards. For quick strength checks; the full tournament (ratings,
+tables, shards) is :mod:`uno_env.tournament`.
 
     python experiments/seated.py tuned random_play --players 2 --deals 2000
 """
@@ -17,36 +17,11 @@ import time
 import numpy as np
 
 from agents import make_agent
-from agents.base import BatchAgent, choose_in_parts
-from uno_env import Engine, Rules
+from agents.base import BatchAgent
+from uno_env import Rules
 from uno_env.cli import run_command
+from uno_env.evaluation import play_rotated
 from uno_env.simulate import wilson_interval
-
-
-def play_rotated(rules: Rules, lineup: list[BatchAgent], seeds: np.ndarray
-                 ) -> np.ndarray:
-    """Play the deals ``seeds`` under every rotation of ``lineup`` (one agent per seat);
-    returns ``int64[D * P]``: the index in ``lineup`` of each game's winner (-1:
-    truncated). Game ``r * D + d`` is deal ``seeds[d]`` with agent ``i`` in seat
-    ``(i + r) % P``."""
-    p = rules.num_players
-    if len(lineup) != p:
-        raise ValueError(f"lineup has {len(lineup)} agents for {p} seats")
-    deals = len(seeds)
-    n = deals * p
-    engine = Engine(rules, n, np.tile(seeds, p))
-    rotation = np.repeat(np.arange(p), deals)
-    agent_of_seat = (np.arange(p)[None, :] - rotation[:, None]) % p     # [game, seat]
-    rng = np.random.default_rng(int(seeds[0]))
-    while not engine.state.done.all():
-        live = np.flatnonzero(~engine.state.done)
-        seats = engine.state.current[live]
-        who = agent_of_seat[live, seats]
-        obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
-        parts = [(agent, who == i) for i, agent in enumerate(lineup)]
-        engine.step(choose_in_parts(parts, engine, live, obs, masks, rng), games=live)
-    winner = engine.state.winner
-    return np.where(winner >= 0, agent_of_seat[np.arange(n), np.maximum(winner, 0)], -1)
 
 
 def win_rate(rules: Rules, agent: BatchAgent, opponent: BatchAgent, deals: int, seed: int = 0

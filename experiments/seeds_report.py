@@ -27,16 +27,10 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script from a checkout
-    sys.path.insert(0, str(REPO))
-
-from agents import make_agent  # noqa: E402
-from agents.net import NetAgent, write_json  # noqa: E402
-from uno_env import Rules  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import head_to_head  # noqa: E402
+from agents import make_agent
+from agents.net import NetAgent, write_json
+from uno_env import Rules
+from uno_env.evaluation import head_to_head
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

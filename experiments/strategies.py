@@ -30,16 +30,13 @@ from concurrent.futures import Future, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench import backend_version, cpu_model  # noqa: E402
-from parallel import executor  # noqa: E402
-
-from agents import AGENTS  # noqa: E402
-from uno_env import PRESETS, Rules  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
-from uno_env.tournament import TournamentResult, tournament  # noqa: E402
-from uno_env.tournament_report import matrix_rows, write_atomic  # noqa: E402
+from agents import AGENTS
+from uno_env import PRESETS, Rules
+from uno_env.cli import run_command
+from uno_env.machine import backend_version, cpu_model
+from uno_env.parallel import executor
+from uno_env.tournament import TournamentResult, tournament
+from uno_env.tournament_report import matrix_rows, write_atomic
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: Where ``--quick`` writes unless ``--out`` says otherwise (relative to the working folder).

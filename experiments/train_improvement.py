@@ -36,31 +36,23 @@ import json
 import shlex
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
+from tqdm.auto import tqdm
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script from a checkout
-    sys.path.insert(0, str(REPO))
-
-import torch  # noqa: E402
-from tqdm.auto import tqdm  # noqa: E402
-
-from agents import make_agent  # noqa: E402
-from agents.base import BatchAgent, choose_in_parts  # noqa: E402
-from agents.improved import AdvantageNet, ImprovedAgent, save_model  # noqa: E402
-from agents.ismcts import IsmctsAgent, play_out  # noqa: E402
-from uno_env import Engine, Rules  # noqa: E402
-from uno_env.actions import CATCH, DOBON, UNO  # noqa: E402
-from uno_env.cli import run_command  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import deal_wins, head_to_head, parse_dataclass, versus_base, win_rate  # noqa: E402
+from agents import make_agent
+from agents.advantage_data import advantages, sampled_decisions, searched_advantages
+from agents.improved import AdvantageNet, ImprovedAgent, save_model
+from agents.ismcts import IsmctsAgent
+from uno_env import Rules
+from uno_env.cli import run_command
+from uno_env.dataclass_flags import parse_dataclass
+from uno_env.evaluation import deal_wins, head_to_head, versus_base, win_rate
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -107,82 +99,6 @@ def parse_config(argv: list[str] | None = None) -> Config:
 
 
 # --- data -------------------------------------------------------------------------------------
-
-def outcomes(engine: Engine, games: np.ndarray, actions: np.ndarray, base: BatchAgent,
-             rng: np.random.Generator, opponent: BatchAgent | None = None) -> np.ndarray:
-    """``float[len(games)]``: the outcome for the player to move in ``games[i]`` (a game
-    may be listed several times) of playing ``actions[i]`` in a copy of that game, then
-    ``base`` in every seat (the other seats ``opponent``, if given) to the end."""
-    seat = engine.state.current[games]
-    sims = Engine(engine.rules, games.size, 0, engine.backend)
-    sims.state = engine.state.take(games)
-    rewards, _, _ = sims.step(actions)
-    return rewards[np.arange(games.size), seat] + play_out(sims, seat, base, rng,
-                                                           opponent=opponent)
-
-
-def advantages(engine: Engine, games: np.ndarray, masks: np.ndarray, chosen: np.ndarray,
-               base: BatchAgent, rng: np.random.Generator,
-               opponent: BatchAgent | None = None) -> np.ndarray:
-    """``float32[len(games), A]``: each legal action's outcome for the acting player, played
-    out by ``base`` in a copy of its game (the other seats by ``opponent``, if given), less
-    the outcome of ``chosen`` (0 if illegal).
-
-    The copies of a game share its cards and its random stream, so two actions' outcomes
-    differ only through what the actions do."""
-    row, action = np.nonzero(masks)
-    out = np.zeros(masks.shape)
-    out[row, action] = outcomes(engine, games[row], action, base, rng, opponent)
-    out -= out[np.arange(len(games)), chosen][:, None]
-    return np.where(masks, out, 0.0).astype(np.float32)
-
-
-def searched_advantages(search: IsmctsAgent, engine: Engine, games: np.ndarray,
-                        masks: np.ndarray, chosen: np.ndarray, base: BatchAgent,
-                        rng: np.random.Generator) -> np.ndarray:
-    """Like :func:`advantages`, from the search agent's view: each legal action's mean
-    playout value over the worlds it samples from the public game, less that of
-    ``chosen`` in the same worlds (many playouts, none of them in the true game)."""
-    out = np.zeros(masks.shape, np.float32)
-    for i, value in enumerate(search.action_values(engine, games, masks, rng)):
-        legal = np.flatnonzero(masks[i])
-        mean = value.mean(axis=1)
-        out[i, legal] = mean - mean[np.searchsorted(legal, chosen[i])]
-    return out
-
-
-def sampled_decisions(rules: Rules, base: BatchAgent, opponent: BatchAgent | None,
-                      games: int, record: float, seed: int, rng: np.random.Generator
-                      ) -> Iterator[tuple[Engine, np.ndarray, np.ndarray, np.ndarray,
-                                          np.ndarray]]:
-    """Endless batches of ``games`` games of ``base`` against itself, or against
-    ``opponent`` (the base in seat ``g % players`` of game ``g``, the opponent in the
-    others). At every step, each decision of the base with a choice is recorded with
-    chance ``record`` (decisions with one sensible action are skipped: a single legal
-    action, calling UNO, catching, Dobon), and the recorded ones are yielded, before the
-    step is played, as ``(engine, games, observations, masks, chosen)`` (``chosen``: the
-    base's actions). The consumer may copy the engine's games but must not move them."""
-    hero = np.arange(games) % rules.num_players     # the base's seat against an opponent
-    batch = 0
-    while True:
-        engine = Engine(rules, games, seed * 1_000_003 + batch * games + np.arange(games))
-        batch += 1
-        while not engine.state.done.all():
-            live = np.flatnonzero(~engine.state.done)
-            obs, masks = engine.observe(games=live), engine.legal_action_mask(live)
-            if opponent is None:
-                ours = np.ones(live.size, bool)
-                players = [(base, ours)]
-            else:
-                ours = engine.state.current[live] == hero[live]
-                players = [(base, ours), (opponent, ~ours)]
-            chosen = choose_in_parts(players, engine, live, obs, masks, rng)
-            choice = ours & (masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)
-            rows = np.flatnonzero(choice & (rng.random(live.size) < record))
-            if rows.size:
-                yield engine, live[rows], obs[rows], masks[rows], chosen[rows]
-            engine.step(chosen, games=live)
-
 
 def collect(cfg: Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(observations, masks, advantages)`` of ``cfg.states`` decisions of the base

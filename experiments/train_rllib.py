@@ -41,11 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script from a checkout
-    sys.path.insert(0, str(REPO))
-
-from uno_env.cli import run_command  # noqa: E402
+from uno_env.cli import run_command
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

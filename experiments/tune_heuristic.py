@@ -41,11 +41,7 @@ from agents.random_play import RANDOM_PLAY_TIERS
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
 from uno_env.engine.rng import GOLDEN, mix64, next_random, seed_key
-
-try:
-    from experiments.seated import play_rotated
-except ImportError:  # run as a script from the experiments folder
-    from seated import play_rotated  # type: ignore[no-redef]
+from uno_env.evaluation import play_rotated
 
 
 class PopulationAgent(Agent):

@@ -24,8 +24,9 @@ def test_time_aec_plays_the_wrapped_env() -> None:
 
 def test_rlcard_aec_passes_pettingzoo_checkers() -> None:
     pytest.importorskip("rlcard")
-    import rlcard_aec
     from pettingzoo.test import api_test, seed_test
+
+    from uno_env import rlcard_reference as rlcard_aec
 
     api_test(rlcard_aec.env(), num_cycles=200)
     seed_test(rlcard_aec.env, num_cycles=50)

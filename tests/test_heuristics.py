@@ -148,8 +148,8 @@ def test_table_colors_count_the_opponents_that_drew_on_or_named_them() -> None:
 
 def test_tuning_meets_every_candidate_with_the_same_opponents_choices() -> None:
     from agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
-    from experiments.seated import play_rotated
     from experiments.tune_heuristic import PairedRandomPlay, fitness
+    from uno_env.evaluation import play_rotated
 
     rules = Rules.preset("official", num_players=3)
     tuned, defender = weight_vector(TUNED_WEIGHTS[4]), weight_vector(DEFENDER_WEIGHTS)

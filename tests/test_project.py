@@ -111,3 +111,15 @@ def test_uno_env_never_imports_agents_at_any_level():
                  if any(n == "agents" or n.startswith("agents.") for n in
                         _imports(ast.parse(path.read_text(encoding="utf-8"))))]
     assert not offenders, f"uno_env modules importing agents: {offenders}"
+
+
+def test_experiments_are_scripts_over_the_library():
+    """No experiment edits sys.path or imports another experiment: shared code lives in
+    uno_env or agents."""
+    scripts = sorted((ROOT / "experiments").glob("*.py"))
+    names = {p.stem for p in scripts}
+    for path in scripts:
+        text = path.read_text(encoding="utf-8")
+        assert "sys.path" not in text, f"{path.name} edits sys.path"
+        imported = {n.split(".")[0] for n in _imports(ast.parse(text))}
+        assert not imported & names, f"{path.name} imports {sorted(imported & names)}"

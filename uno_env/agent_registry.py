@@ -12,7 +12,7 @@ imports ``uno_env``, never the reverse.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,3 +54,18 @@ def choose_actions(agent: Any, engine: Any, games: np.ndarray, observations: np.
     if act_in is not None:
         return act_in(engine, np.asarray(games), observations, masks, rng)
     return agent.act(observations, masks, rng)
+
+
+def choose_in_parts(parts: Sequence[tuple[Any, np.ndarray]], engine: Any,
+                    games: np.ndarray, observations: np.ndarray, masks: np.ndarray,
+                    rng: np.random.Generator) -> np.ndarray:
+    """The actions of several agents sharing one batch of decisions: each ``(agent, rows)``
+    of ``parts`` (``rows`` a bool mask over the batch) picks for its rows through
+    :func:`choose_actions`, in the order given (so the random stream is used in that
+    order)."""
+    actions = np.zeros(len(masks), np.int64)
+    for agent, rows in parts:
+        if rows.any():
+            actions[rows] = choose_actions(agent, engine, games[rows], observations[rows],
+                                           masks[rows], rng)
+    return actions

@@ -12,8 +12,8 @@ the same structure and the same per-step work (one ``env.step``, one
 that ``experiments/bench.py`` can time the same ``agent_iter`` loop over it and
 over :func:`uno_env.env`.
 
-Only the benchmark and its smoke test import this module; it needs ``rlcard``
-(the ``bench`` extra).
+Only the benchmark (``experiments/bench.py``) and its smoke test use this module;
+it needs ``rlcard`` (the ``bench`` extra).
 """
 
 from __future__ import annotations
