@@ -39,6 +39,7 @@ import torch
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
 from uno_env.rules import CHOICES, Rules
+from uno_env.tournament_report import write_atomic
 
 from .base import Agent, check_batch
 from .files import resolve_model
@@ -132,7 +133,7 @@ def save_net(path: str | Path, net: PolicyNet, card: dict[str, Any] | None = Non
     """Write ``net`` as a safetensors file (its shape and observation layout in the
     header) and, if given, its model ``card`` as ``<stem>.json`` beside it. Both are
     written to a temporary name first and renamed, so a kill leaves no half file."""
-    from safetensors.torch import save_file
+    from safetensors.torch import save
 
     path = Path(path)
     if path.suffix != SUFFIX:
@@ -140,20 +141,15 @@ def save_net(path: str | Path, net: PolicyNet, card: dict[str, Any] | None = Non
     header = {"format": FORMAT, "hidden": list(net.hidden), "inputs": net.inputs,
               "actions": net.actions, "layout": current_layout()}
     tensors = {k: v.detach().contiguous().cpu() for k, v in net.state_dict().items()}
-    tmp = path.with_name(f".{path.name}.tmp")
-    save_file(tensors, str(tmp), metadata={"uno_env": json.dumps(header)})
-    tmp.replace(path)
+    write_atomic(path, save(tensors, metadata={"uno_env": json.dumps(header)}))
     if card is not None:
         write_json(path.with_suffix(".json"), card)
     return path
 
 
 def write_json(path: str | Path, data: Any) -> None:
-    """Write ``data`` as indented JSON through a temporary file and a rename."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(path)
+    """Write ``data`` as indented JSON, atomically (:func:`write_atomic`)."""
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
@@ -212,7 +208,41 @@ def resolve_net(spec: str) -> Path:
     return resolve_model(spec, SUFFIX, "network", "net")
 
 
-class NetAgent(Agent):
+class LogitsAgent(Agent):
+    """An agent that plays from a network's action logits: each row's most likely legal
+    action or, with ``deterministic`` false, a sample of the masked softmax (Gumbel-max
+    with the ``rng`` given to :meth:`act`, so games stay reproducible). Subclasses set
+    ``columns`` (the network's inputs within the observation; None: all of it) and
+    ``deterministic``, and give :meth:`forward`."""
+
+    columns: np.ndarray | None = None
+    deterministic: bool = True
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """``float[B, A]`` logits of a batch of the network's inputs."""
+        raise NotImplementedError
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """``float32[B, A]`` action logits (legal or not)."""
+        obs = observations if self.columns is None else observations[:, self.columns]
+        with torch.no_grad():
+            return self.forward(torch.as_tensor(np.ascontiguousarray(obs, np.float32))).numpy()
+
+    def act(self, observations: np.ndarray, masks: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+        check_batch(observations, masks)
+        if observations.shape[1] != OBS_SIZE:
+            raise ValueError(f"observations have {observations.shape[1]} columns, "
+                             f"this version's observation has {OBS_SIZE}")
+        if not len(masks):
+            return np.zeros(0, np.int64)
+        scores = self.logits(observations).astype(np.float64)
+        if not self.deterministic:
+            scores = scores - np.log(-np.log(rng.random(scores.shape)))
+        return np.where(masks, scores, -np.inf).argmax(axis=1)
+
+
+class NetAgent(LogitsAgent):
     """A :class:`PolicyNet` as a batch agent: the most likely legal action of each row,
     or with ``deterministic=False`` a sample of the masked softmax (Gumbel-max with the
     ``rng`` given to :meth:`act`, so games stay reproducible). It holds the network and
@@ -242,21 +272,5 @@ class NetAgent(Agent):
     def __repr__(self) -> str:
         return f"NetAgent({self.name!r}, deterministic={self.deterministic})"
 
-    def logits(self, observations: np.ndarray) -> np.ndarray:
-        """``float32[B, A]`` action logits (legal or not)."""
-        obs = observations if self.columns is None else observations[:, self.columns]
-        with torch.no_grad():
-            return self.net.logits(torch.as_tensor(np.ascontiguousarray(obs, np.float32))).numpy()
-
-    def act(self, observations: np.ndarray, masks: np.ndarray,
-            rng: np.random.Generator) -> np.ndarray:
-        check_batch(observations, masks)
-        if observations.shape[1] != OBS_SIZE:
-            raise ValueError(f"observations have {observations.shape[1]} columns, "
-                             f"this version's observation has {OBS_SIZE}")
-        if not len(masks):
-            return np.zeros(0, np.int64)
-        scores = self.logits(observations).astype(np.float64)
-        if not self.deterministic:
-            scores = scores - np.log(-np.log(rng.random(scores.shape)))
-        return np.where(masks, scores, -np.inf).argmax(axis=1)
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.net.logits(obs)

@@ -45,9 +45,10 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
 from uno_env.rules import CHOICES, Rules
+from uno_env.tournament_report import write_atomic
 
-from .base import Agent, check_batch
 from .files import MODELS_DIR, check_builtin, check_file, resolve_model
+from .net import LogitsAgent
 
 #: The observation layout of this version, as ``UnoFeatures`` records it.
 CURRENT_VIEWS: tuple[tuple[str, int], ...] = tuple((name, size) for name, size, _ in VIEWS)
@@ -351,7 +352,7 @@ def export_policy(policy: Any, path: str | Path) -> Path:
     file: its tensors, and :func:`policy_config` as JSON in the header. Loading it
     (:func:`load_policy`) reads tensors and JSON only, never code. The file is written
     under a temporary name and renamed, so a kill leaves no half file."""
-    from safetensors.torch import save_file
+    from safetensors.torch import save
 
     policy = getattr(policy, "policy", policy)
     path = Path(path)
@@ -362,9 +363,7 @@ def export_policy(policy: Any, path: str | Path) -> Path:
         check_builtin(config["prior"], "prior", path)
     header = json.dumps(config)
     tensors = {k: v.detach().cpu().contiguous().clone() for k, v in policy.state_dict().items()}
-    tmp = path.with_name(f".{path.name}.tmp")
-    save_file(tensors, str(tmp), metadata={HEADER_KEY: header})
-    tmp.replace(path)
+    write_atomic(path, save(tensors, metadata={HEADER_KEY: header}))
     return path
 
 
@@ -498,7 +497,7 @@ def load_policy(path: str | Path) -> Any:
     return read_policy(path)
 
 
-class PolicyAgent(Agent):
+class PolicyAgent(LogitsAgent):
     """A trained policy as a batch agent.
 
     ``policy``: a policy file (``.safetensors``, written by :func:`export_policy`), the
@@ -545,25 +544,8 @@ class PolicyAgent(Agent):
     def __repr__(self) -> str:
         return f"PolicyAgent({self.name!r}, deterministic={self.deterministic})"
 
-    def logits(self, observations: np.ndarray) -> np.ndarray:
-        """``float32[B, A]`` action logits of the policy (legal or not)."""
-        obs = observations if self.columns is None else observations[:, self.columns]
-        with torch.no_grad():
-            out = self.module(torch.as_tensor(np.ascontiguousarray(obs, np.float32)))
-        return out.numpy()
-
-    def act(self, observations: np.ndarray, masks: np.ndarray,
-            rng: np.random.Generator) -> np.ndarray:
-        check_batch(observations, masks)
-        if observations.shape[1] != OBS_SIZE:
-            raise ValueError(f"observations have {observations.shape[1]} columns, "
-                             f"this version's observation has {OBS_SIZE}")
-        if not len(masks):
-            return np.zeros(0, np.int64)
-        scores = self.logits(observations).astype(np.float64)
-        if not self.deterministic:   # Gumbel-max: a sample of the masked softmax
-            scores = scores - np.log(-np.log(rng.random(scores.shape)))
-        return np.where(masks, scores, -np.inf).argmax(axis=1)
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.module(obs)
 
 
 __all__ = ["MODELS_DIR", "HeuristicPriorPolicy", "PolicyAgent", "UnoFeatures",

@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import io
 import json
 import time
 from dataclasses import dataclass
@@ -77,8 +78,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor
 
 from uno_env import PRESETS, Rules
-from uno_env.dataclass_flags import parse_dataclass
-from uno_env.evaluation import head_to_head
+from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.evaluation import CURVE_SEED, head_to_head
+from uno_env.tournament_report import write_atomic
 from uno_env.vector import UnoVecEnv
 
 from . import AgentPool, make_agent
@@ -143,20 +145,12 @@ class Config:
 
     def check(self) -> None:
         """Raise ``SystemExit`` naming the first bad setting, before any work starts."""
-        positive = ("players", "timesteps", "num_envs", "n_steps", "batch_size", "n_epochs",
-                    "torch_threads", "checkpoint_every", "snapshot_every", "pool_size")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise SystemExit(f"--{name.replace('_', '-')} must be at least 1, "
-                                 f"got {getattr(self, name)}")
-        for name in ("eval_every", "curve_deals", "eval_deals", "anchor", "ent_coef"):
-            if getattr(self, name) < 0:
-                raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
-        if not self.learning_rate > 0:
-            raise SystemExit("--learning-rate must be > 0")
-        for name in ("gamma", "gae_lambda", "heuristic_share", "latest_share"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise SystemExit(f"--{name.replace('_', '-')} must be in [0, 1]")
+        check_bounds(self, at_least_one=("players", "timesteps", "num_envs", "n_steps",
+                                         "batch_size", "n_epochs", "torch_threads",
+                                         "checkpoint_every", "snapshot_every", "pool_size"),
+                     non_negative=("eval_every", "curve_deals", "eval_deals", "anchor",
+                                   "ent_coef"), positive=("learning_rate",),
+                     fractions=("gamma", "gae_lambda", "heuristic_share", "latest_share"))
         if self.anchor and not self.init_net:
             raise SystemExit("--anchor needs --init-net (the network to stay near)")
         if self.anchor and not self.ent_coef > 0:
@@ -168,7 +162,7 @@ class Config:
                              f"({', '.join(BUILTIN_HEURISTICS)}), got {self.prior!r}")
         try:
             self.rules()
-            [int(h) for h in self.net.split(",")]
+            widths(self.net, "net")
             names = [] if self.opponents == "self-play" else self.opponents.split(",")
             for spec in [*names, *self.heuristics.split(","), *self.eval_opponents.split(",")]:
                 make_agent(spec)
@@ -196,8 +190,6 @@ def parse_config(argv: list[str] | None = None) -> Config:
 
 # --- environments -----------------------------------------------------------------------------
 
-#: Deal seeds of the evaluation curve (no other measurement uses them).
-CURVE_SEED = 900_000
 
 
 class MixedVecEnv(VecEnv):
@@ -420,8 +412,8 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
     (``--init-net``, :class:`agents.net_ppo.NetActorCriticPolicy`)."""
     policy: Any = "MlpPolicy"
     views = CURRENT_VIEWS if cfg.memory else NO_MEMORY_VIEWS
-    widths = [int(h) for h in cfg.net.split(",")]
-    kwargs: dict[str, Any] = {"net_arch": widths, "features_extractor_class": UnoFeatures,
+    layers = list(widths(cfg.net, "net"))
+    kwargs: dict[str, Any] = {"net_arch": layers, "features_extractor_class": UnoFeatures,
                               "features_extractor_kwargs": {"scale": cfg.obs_scaling,
                                                             "views": views}}
     if cfg.prior:
@@ -431,7 +423,7 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
         from agents.net_ppo import NetActorCriticPolicy
 
         policy = NetActorCriticPolicy
-        kwargs = {"hidden": widths, "init": cfg.init_net, "anchor": cfg.anchor,
+        kwargs = {"hidden": layers, "init": cfg.init_net, "anchor": cfg.anchor,
                   "ent_coef": cfg.ent_coef}
     return MaskablePPO(
         policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
@@ -446,10 +438,10 @@ def save_checkpoint(model: MaskablePPO, folder: Path) -> Path:
     ``weights_only=True`` runs no code, unlike an SB3 zip)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"step_{model.num_timesteps}.pt"
-    tmp = path.with_name(f".{path.name}.tmp")
+    buffer = io.BytesIO()
     torch.save({"parameters": model.get_parameters(), "num_timesteps": model.num_timesteps},
-               tmp)
-    tmp.replace(path)
+               buffer)
+    write_atomic(path, buffer.getvalue())
     return path
 
 
@@ -538,7 +530,7 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
         "env_share": round(env.seconds / seconds, 4),
         "torch": torch.__version__,
     }
-    (out / "config.json").write_text(json.dumps(record, indent=2) + "\n")
+    write_atomic(out / "config.json", json.dumps(record, indent=2) + "\n")
     print(f"{model.num_timesteps:,} steps in {seconds:.0f} s: {record['steps_per_second']:,.0f}"
           f" steps/s, {record['env_share']:.1%} of the time in the env")
     if cfg.eval_deals:
@@ -556,4 +548,4 @@ def evaluate(cfg: Config, agent: PolicyAgent, out: Path) -> None:
                             "opponent": name, **r})
             print(f"{rules.preset_name()} {rules.num_players}p vs {name}: {r['win_rate']:.1%} "
                   f"[{r['low']:.1%}, {r['high']:.1%}] over {r['games']} games")
-    (out / "eval.json").write_text(json.dumps(results, indent=2) + "\n")
+    write_atomic(out / "eval.json", json.dumps(results, indent=2) + "\n")

@@ -47,11 +47,8 @@ from agents.base import BatchAgent, choose_in_parts
 from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
-from uno_env.dataclass_flags import parse_dataclass
-from uno_env.evaluation import head_to_head
-
-CURVE_SEED = 900_000
-EVAL_SEED = 1_000_000
+from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -85,15 +82,10 @@ class Config:
 
     def check(self) -> None:
         """Raise ``SystemExit`` naming the first bad setting (before any work starts)."""
-        for name in ("players", "states", "rounds", "games", "epochs", "batch_size"):
-            if getattr(self, name) < 1:
-                raise SystemExit(f"--{name.replace('_', '-')} must be at least 1, "
-                                 f"got {getattr(self, name)}")
-        for name in ("curve_deals", "eval_deals"):
-            if getattr(self, name) < 0:
-                raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
-        if not self.learning_rate > 0 or not self.value_weight >= 0:
-            raise SystemExit("--learning-rate must be > 0 and --value-weight >= 0")
+        check_bounds(self, at_least_one=("players", "states", "rounds", "games", "epochs",
+                                         "batch_size"), non_negative=("curve_deals", "eval_deals",
+                                                                      "value_weight"),
+                     positive=("learning_rate",))
         try:
             self.rules()
             PolicyNet(self.widths())
@@ -104,11 +96,7 @@ class Config:
             raise SystemExit(f"bad setting: {e}") from None
 
     def widths(self) -> tuple[int, ...]:
-        try:
-            return tuple(int(h) for h in self.hidden.split(","))
-        except ValueError:
-            raise SystemExit(f"--hidden must be comma-separated widths, got "
-                             f"{self.hidden!r}") from None
+        return widths(self.hidden, "hidden")
 
 
 def parse_config(argv: list[str] | None = None) -> Config:
@@ -296,8 +284,8 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
                          f"after round {len(record['rounds']) - 1}") from None
     if cfg.eval_deals:
         record["eval"] = measure(NetAgent(net), cfg.eval_opponents.split(","), rules,
-                                 cfg.eval_deals, EVAL_SEED)
-        record["eval_seed"] = EVAL_SEED
+                                 cfg.eval_deals, FRESH_SEED)
+        record["eval_seed"] = FRESH_SEED
         for name, r in record["eval"].items():
             print(f"vs {name}: {r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] over "
                   f"{r['games']:,} games", flush=True)

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.tournament_report import write_atomic
+
 #: Each variant's flags for train_ppo.py on top of the baseline, and what it tests.
 VARIANTS: dict[str, tuple[list[str], str]] = {
     "baseline": ([], "the defaults: net 128,128, lr 3e-4, entropy 0.01, 256 games x 64 "
@@ -129,9 +131,7 @@ def main(argv: list[str] | None = None) -> None:
               "timesteps": args.timesteps, "deals": args.deals, "runs": rows}
     for name, text in (("ablation.json", json.dumps(record, indent=2) + "\n"),
                        ("ablation.md", table(rows))):
-        tmp = out / f".{name}.tmp"
-        tmp.write_text(text)
-        tmp.replace(out / name)
+        write_atomic(out / name, text)
     print(table(rows))
 
 

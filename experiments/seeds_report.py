@@ -30,7 +30,7 @@ import numpy as np
 from agents import make_agent
 from agents.net import NetAgent, write_json
 from uno_env import Rules
-from uno_env.evaluation import head_to_head
+from uno_env.evaluation import FRESH_SEED, head_to_head
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -42,7 +42,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--opponents", default="tuned,random_play",
                         help="opponents, comma-separated (each in all other seats)")
     parser.add_argument("--deals", type=int, default=10_000, help="duplicate deals")
-    parser.add_argument("--seed", type=int, default=1_000_000, help="first deal seed")
+    parser.add_argument("--seed", type=int, default=FRESH_SEED, help="first deal seed")
     parser.add_argument("--ship", default="", help="copy the chosen network to this "
                         ".safetensors path, with its model card")
     parser.add_argument("--choose", default="curve", help="'curve' (best last training "

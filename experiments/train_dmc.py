@@ -46,11 +46,8 @@ from agents.base import BatchAgent, choose_in_parts
 from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
-from uno_env.dataclass_flags import parse_dataclass
-from uno_env.evaluation import head_to_head
-
-CURVE_SEED = 900_000
-EVAL_SEED = 1_000_000
+from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 
 
 @dataclass
@@ -83,24 +80,13 @@ class Config:
         return Rules.preset(self.preset, num_players=self.players)
 
     def widths(self) -> tuple[int, ...]:
-        try:
-            return tuple(int(h) for h in self.hidden.split(","))
-        except ValueError:
-            raise SystemExit(f"--hidden must be comma-separated widths, got "
-                             f"{self.hidden!r}") from None
+        return widths(self.hidden, "hidden")
 
     def check(self) -> None:
         """Raise ``SystemExit`` naming the first bad setting, before any work starts."""
-        for name in ("players", "decisions", "games", "epochs", "batch_size"):
-            if getattr(self, name) < 1:
-                raise SystemExit(f"--{name.replace('_', '-')} must be at least 1")
-        for name in ("eval_every", "curve_deals", "eval_deals"):
-            if getattr(self, name) < 0:
-                raise SystemExit(f"--{name.replace('_', '-')} must be >= 0")
-        if not 0 <= self.epsilon_final <= 1 or not 0 <= self.epsilon <= 1:
-            raise SystemExit("--epsilon and --epsilon-final must be in [0, 1]")
-        if not self.learning_rate > 0:
-            raise SystemExit("--learning-rate must be > 0")
+        check_bounds(self, at_least_one=("players", "decisions", "games", "epochs", "batch_size"),
+                     non_negative=("eval_every", "curve_deals", "eval_deals"),
+                     positive=("learning_rate",), fractions=("epsilon", "epsilon_final"))
         try:
             self.rules()
             PolicyNet(self.widths())
@@ -125,10 +111,10 @@ def parse_config(argv: list[str] | None = None) -> Config:
 
 def play_batch(rules: Rules, net: PolicyNet, opponents: list[BatchAgent | None], games: int,
                epsilon: float, seed: int, rng: np.random.Generator
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``games`` games to their end, game ``g`` against ``opponents[g % len]`` (None: the
     learner in every seat, else the learner in seat ``g % players``). Returns the
-    learner's decisions with a choice: observations (float16), masks, actions and each
+    learner's decisions with a choice: observations (float16), actions and each
     one's Monte-Carlo return (its player's summed reward)."""
     p = rules.num_players
     engine = Engine(rules, games, seed + np.arange(games))
@@ -137,7 +123,7 @@ def play_batch(rules: Rules, net: PolicyNet, opponents: list[BatchAgent | None],
     hero = (np.arange(games) // len(opponents)) % p
     learner = NetAgent(net)
     returns = np.zeros((games, p), np.float32)
-    obs_parts, mask_parts, action_parts, game_parts, seat_parts = [], [], [], [], []
+    obs_parts, action_parts, game_parts, seat_parts = [], [], [], []
     while not engine.state.done.all():
         live = np.flatnonzero(~engine.state.done)
         seat = engine.state.current[live]
@@ -153,7 +139,6 @@ def play_batch(rules: Rules, net: PolicyNet, opponents: list[BatchAgent | None],
         keep = np.flatnonzero(ours & (masks.sum(axis=1) > 1))
         if keep.size:
             obs_parts.append(obs[keep].astype(np.float16))
-            mask_parts.append(masks[keep])
             action_parts.append(actions[keep])
             game_parts.append(live[keep])
             seat_parts.append(seat[keep])
@@ -163,7 +148,7 @@ def play_batch(rules: Rules, net: PolicyNet, opponents: list[BatchAgent | None],
     # its zero reward, stalling would otherwise look better than losing.
     returns[engine.state.truncated] = -1.0
     g, s = np.concatenate(game_parts), np.concatenate(seat_parts)
-    return (np.concatenate(obs_parts), np.concatenate(mask_parts),
+    return (np.concatenate(obs_parts),
             np.concatenate(action_parts), returns[g, s])
 
 
@@ -227,7 +212,7 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
             done = record["decisions"] / cfg.decisions
             epsilon = cfg.epsilon + (cfg.epsilon_final - cfg.epsilon) * done
             seed = cfg.seed * 1_000_003 + record["batches"] * cfg.games
-            obs, _, actions, targets = play_batch(rules, net, opponents, cfg.games, epsilon,
+            obs, actions, targets = play_batch(rules, net, opponents, cfg.games, epsilon,
                                                   seed, rng)
             loss = fit_batch(net, opt, obs, actions, targets, cfg, gen)
             record["decisions"] += len(actions)
@@ -247,9 +232,9 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     record["seconds"] = round(time.perf_counter() - start + record.get("seconds", 0), 1)
     if cfg.eval_deals:
         record["eval"] = {name: head_to_head(NetAgent(net), make_agent(name), rules,
-                                             cfg.eval_deals, EVAL_SEED)
+                                             cfg.eval_deals, FRESH_SEED)
                           for name in cfg.eval_opponents.split(",")}
-        record["eval_seed"] = EVAL_SEED
+        record["eval_seed"] = FRESH_SEED
         for name, r in record["eval"].items():
             print(f"vs {name}: {r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] over "
                   f"{r['games']:,} games", flush=True)

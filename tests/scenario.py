@@ -131,3 +131,20 @@ def valid_player_counts(counts: tuple[int, ...]) -> list[tuple[str, int]]:
                 continue
             pairs.append((preset, players))
     return pairs
+
+
+def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
+    """Every seat of ``games`` games played by ``agent`` to the end (or to the engine's
+    turn limit); asserts each action is legal."""
+    eng = Engine(rules, games, seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(rules.max_turns * rules.num_players + 10):
+        if eng.done.all():
+            break
+        live = np.flatnonzero(~eng.done)
+        obs, mask = eng.observe(games=live), eng.legal_action_mask(live)
+        actions = np.zeros(games, np.int64)
+        actions[live] = agent.act(obs, mask, rng)
+        assert mask[np.arange(live.size), actions[live]].all()
+        eng.step(actions)
+    return eng

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scenario import play_all_seats
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
@@ -35,22 +36,6 @@ SHIPPED = shipped_stems(".safetensors")   # shipped networks (not the ppo polici
 def small_net(seed: int = 0) -> PolicyNet:
     torch.manual_seed(seed)
     return PolicyNet((16,))
-
-
-def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
-    """Every seat played by ``agent`` to the end; asserts each action is legal."""
-    eng = Engine(rules, games, seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(rules.max_turns * rules.num_players + 10):
-        if eng.done.all():
-            break
-        live = np.flatnonzero(~eng.done)
-        obs, mask = eng.observe(games=live), eng.legal_action_mask(live)
-        actions = np.zeros(games, np.int64)
-        actions[live] = agent.act(obs, mask, rng)
-        assert mask[np.arange(live.size), actions[live]].all()
-        eng.step(actions)
-    return eng
 
 
 def test_a_saved_network_round_trips_and_plays_the_same(tmp_path: Path) -> None:

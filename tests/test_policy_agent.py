@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scenario import play_all_seats
 
 pytest.importorskip("sb3_contrib")
 
@@ -44,22 +45,6 @@ def saved_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Maskable
     folder = tmp_path_factory.mktemp("model")
     model.save(folder / "tiny.zip")
     return str(export_policy(model, folder / "tiny.safetensors")), model
-
-
-def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
-    """Every seat played by ``agent`` until all games end; Engine.step rejects illegal moves."""
-    eng = Engine(rules, games, seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(rules.max_turns + 1):
-        if eng.done.all():
-            break
-        live = np.flatnonzero(~eng.done)
-        obs, mask = eng.observe(games=live), eng.legal_action_mask(live)
-        actions = np.zeros(games, np.int64)
-        actions[live] = agent.act(obs, mask, rng)
-        assert mask[np.arange(live.size), actions[live]].all()
-        eng.step(actions)
-    return eng
 
 
 def test_saved_model_round_trips_through_make_agent(saved_model) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scenario import play_all_seats
 
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("safetensors")
@@ -32,18 +33,9 @@ def run_script(script: str, *args: str, ok: bool = True) -> subprocess.Completed
 def legal_play(spec: str, players: int = 2) -> None:
     """The agent of ``spec`` plays every seat of a few games with only legal actions."""
     from agents import make_agent
-    from uno_env import Engine, Rules
+    from uno_env import Rules
 
-    agent = make_agent(spec)
-    eng = Engine(Rules.preset("official", num_players=players), 8, 4)
-    rng = np.random.default_rng(0)
-    while not eng.done.all():
-        live = np.flatnonzero(~eng.done)
-        obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
-        actions = np.zeros(8, np.int64)
-        actions[live] = agent.act(obs, masks, rng)
-        assert masks[np.arange(live.size), actions[live]].all()
-        eng.step(actions)
+    play_all_seats(Rules.preset("official", num_players=players), make_agent(spec), 8, 4)
 
 
 @pytest.fixture(scope="module")

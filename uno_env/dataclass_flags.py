@@ -51,3 +51,32 @@ def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) 
             kind = {"int": int, "float": float, "str": str}[f.type]
             parser.add_argument(flag, type=kind, default=f.default, help=text)
     return cls(**vars(parser.parse_args(argv)))
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def check_bounds(cfg: Any, at_least_one: tuple[str, ...] = (), non_negative: tuple[str, ...] = (),
+                 positive: tuple[str, ...] = (), fractions: tuple[str, ...] = ()) -> None:
+    """Raise ``SystemExit`` naming the first of ``cfg``'s fields outside its range, as the
+    flag a user typed: counts of at least 1, numbers >= 0 or > 0, fractions in [0, 1]."""
+    tests = [(at_least_one, lambda v: v >= 1, "at least 1"),
+             (non_negative, lambda v: v >= 0, ">= 0"), (positive, lambda v: v > 0, "> 0"),
+             (fractions, lambda v: 0 <= v <= 1, "in [0, 1]")]
+    for names, ok, what in tests:
+        for name in names:
+            if not ok(getattr(cfg, name)):
+                raise SystemExit(f"{_flag(name)} must be {what}, got {getattr(cfg, name)}")
+
+
+def widths(text: str, name: str) -> tuple[int, ...]:
+    """Layer widths from ``"512,512,256"``; ``SystemExit`` naming the flag otherwise."""
+    try:
+        values = tuple(int(h) for h in text.split(","))
+    except ValueError:
+        raise SystemExit(f"{_flag(name)} must be comma-separated widths, got {text!r}") from None
+    if min(values) < 1:
+        raise SystemExit(f"{_flag(name)} must be positive widths, got {text!r}")
+    return values
+

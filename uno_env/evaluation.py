@@ -25,6 +25,11 @@ from .engine import Engine
 from .learner import LearnerCore
 from .rules import Rules
 
+#: First deal seed of the training curves' fixed deals (nothing else plays them).
+CURVE_SEED = 900_000
+#: First deal seed of final evaluations: fresh deals no training choice is made on.
+FRESH_SEED = 1_000_000
+
 
 def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
               batch: int = 2048) -> np.ndarray:
