@@ -201,6 +201,22 @@ def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
     return net.eval(), columns
 
 
+def widen(net: PolicyNet, columns: np.ndarray | None) -> PolicyNet:
+    """``net`` as a network of this version's whole observation: the first layer's
+    weights move to ``columns`` (as :func:`load_net` returns them) and the columns the
+    network never saw get zero weights, so it computes the same function. Fine-tuning
+    needs this to train a network saved before the observation grew."""
+    if columns is None:
+        return net
+    wide = PolicyNet(net.hidden, OBS_SIZE, net.actions)
+    state = net.state_dict()
+    first = state["trunk.0.weight"]
+    weight = torch.zeros(first.shape[0], OBS_SIZE, dtype=first.dtype)
+    weight[:, torch.as_tensor(columns)] = first
+    wide.load_state_dict({**state, "trunk.0.weight": weight})
+    return wide.train(net.training)
+
+
 def resolve_net(spec: str) -> Path:
     """The file of ``net:<spec>``: a path when ``spec`` has a path separator or a suffix
     (``.safetensors``), else the shipped network of that stem (a file or folder of that

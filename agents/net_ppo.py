@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from .net import PolicyNet, load_net
+from .net import PolicyNet, load_net, widen
 
 
 def masked_kl(logits: torch.Tensor, reference: torch.Tensor,
@@ -60,10 +60,7 @@ class NetActorCriticPolicy(MaskableActorCriticPolicy):
         self.hidden, self.init = tuple(int(h) for h in hidden), str(init)
         self.anchor, self.ent_coef = float(anchor), float(ent_coef)
         if self.init:
-            net, columns = load_net(self.init)
-            if columns is not None:
-                raise ValueError(f"{self.init} reads another observation layout; fine-tuning "
-                                 f"needs a network of this version's observation")
+            net = widen(*load_net(self.init))
             self.hidden = net.hidden
         else:
             net = PolicyNet(self.hidden)

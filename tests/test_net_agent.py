@@ -24,6 +24,7 @@ from agents.net import (  # noqa: E402
     layout_columns,
     load_net,
     save_net,
+    widen,
 )
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES  # noqa: E402
@@ -138,6 +139,20 @@ def test_a_network_of_another_layout_is_mapped_or_refused_at_load(tmp_path: Path
         layout_columns({"views": [["future_view", 3]], "rule_fields": []})
     with pytest.raises(ValueError, match="rule option 'future_rule'"):
         layout_columns({"views": [["rules", 1]], "rule_fields": [["future_rule", 1]]})
+
+
+def test_widening_a_network_of_an_older_layout_keeps_its_outputs() -> None:
+    net = small_net(3)
+    columns = np.sort(np.random.default_rng(0).choice(OBS_SIZE, 700, replace=False))
+    narrow = PolicyNet((16,), inputs=columns.size)
+    narrow.load_state_dict(net.state_dict() | {"trunk.0.weight": net.trunk[0].weight[:, :700]})
+    wide = widen(narrow, columns)
+    assert wide.inputs == OBS_SIZE and widen(net, None) is net
+    obs = torch.rand(6, OBS_SIZE) * 4
+    assert torch.allclose(wide.logits(obs), narrow.logits(obs[:, torch.as_tensor(columns)]),
+                          atol=1e-5)
+    others = np.setdiff1d(np.arange(OBS_SIZE), columns)
+    assert not wide.trunk[0].weight[:, torch.as_tensor(others)].any()
 
 
 @pytest.mark.parametrize("name", SHIPPED)
