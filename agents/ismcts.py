@@ -22,7 +22,10 @@ since) is dealt cards of that color, and wilds, that many times less often (it
 likely had none, or it would have played one). ``opponent`` names a model of
 the other players: in the playouts they play it while the searching player
 plays ``playout`` (by default everyone plays ``playout``); a search that knows
-whom it plays can value its actions against that player.
+whom it plays can value its actions against that player. ``prior`` names the agent
+whose choice is the default the search must beat (by default the playout policy's):
+with a network as ``prior`` the search improves on that network, which is how expert
+iteration uses it (``experiments/expert_iteration.py``).
 
 All worlds and playouts of all the decisions of one ``act_in`` call run as one
 batch on the engine: a call with 100 decisions and a budget of 64 steps about
@@ -64,7 +67,7 @@ class IsmctsAgent(Agent):
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
-                 opponent: str = "") -> None:
+                 opponent: str = "", prior: str = "") -> None:
         from . import make_agent  # the registry imports this module
         if not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget must be a positive integer (playouts per decision), "
@@ -86,14 +89,20 @@ class IsmctsAgent(Agent):
         self.opponent = opponent
         #: the other seats' policy in the playouts (None: ``policy``)
         self.opponent_policy: BatchAgent | None = make_agent(opponent) if opponent else None
-        # the playout policy's own choice is the default the search must beat
-        self.uses_observations = any(getattr(p, "uses_observations", True)
-                                     for p in (self.policy, self.opponent_policy) if p)
+        self.prior = prior
+        #: the agent whose choice the search must beat (``policy`` unless ``prior`` names one)
+        self.prior_policy: BatchAgent = make_agent(prior) if prior else self.policy
+        #: whether the playouts need observations (the caller's decisions also feed the prior)
+        self.playouts_observe = any(getattr(p, "uses_observations", True)
+                                    for p in (self.policy, self.opponent_policy) if p)
+        self.uses_observations = self.playouts_observe or getattr(
+            self.prior_policy, "uses_observations", True)
 
     def __repr__(self) -> str:
         return (f"IsmctsAgent(budget={self.budget}, playout={self.playout!r}, "
                 f"horizon={self.horizon}, confidence={self.confidence}, "
-                f"drew_on_weight={self.drew_on_weight}, opponent={self.opponent!r})")
+                f"drew_on_weight={self.drew_on_weight}, opponent={self.opponent!r}, "
+                f"prior={self.prior!r})")
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
@@ -111,7 +120,7 @@ class IsmctsAgent(Agent):
         actions[sure] = np.array([DOBON, CATCH, UNO])[obvious[sure].argmax(axis=1)]
         search = np.flatnonzero(~sure & (masks.sum(axis=1) > 1))
         if search.size:
-            default = np.asarray(choose_actions(self.policy, engine, games[search],
+            default = np.asarray(choose_actions(self.prior_policy, engine, games[search],
                                                 observations[search], masks[search], rng))
             actions[search] = self._search(engine, games[search], masks[search], default, rng)
         return actions
@@ -119,7 +128,7 @@ class IsmctsAgent(Agent):
     def _search(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
                 default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The legal action of each listed game whose playouts beat those of ``default``
-        (the playout policy's choice) by the most, counted in standard errors of the
+        (the prior's choice) by the most, counted in standard errors of the
         paired difference less ``confidence``; ``default`` when none does."""
         best = np.empty(games.size, np.int64)
         for i, value in enumerate(self.action_values(engine, games, masks, rng)):
@@ -183,7 +192,7 @@ class IsmctsAgent(Agent):
             rewards = sims.play_random(live, np.full(live.size, -1), streams)
             return total + rewards[rows, seat]
         return total + play_out(sims, seat, self.policy, rng, self.horizon,
-                                self.uses_observations, self.opponent_policy)
+                                self.playouts_observe, self.opponent_policy)
 
 
 def playout_batches(actions: list[int], worlds: list[int], cap: int

@@ -19,6 +19,7 @@ from agents import (
     parse_agent_spec,
 )
 from uno_env import Engine, Rules, action_name
+from uno_env.actions import CATCH, DOBON, UNO
 
 
 def play_batch(rules: Rules, seats: list[Agent], num_games: int, seed: int) -> np.ndarray:
@@ -314,6 +315,30 @@ def test_playouts_are_batched_under_the_cap(actions: list[int], worlds: list[int
         assert sum(actions[i] * n for i, n in batch) <= cap or batch == [(batch[0][0], 1)]
     if sum(a * w for a, w in zip(actions, worlds, strict=True)) <= cap:
         assert batches == [list(enumerate(worlds))]
+
+
+def test_ismcts_defaults_to_its_prior_choice_and_else_to_its_playout_policy(
+        monkeypatch) -> None:
+    """The default the search must beat is the ``prior``'s choice when one is named (how
+    expert iteration improves on a network), else the playout policy's: with a search
+    that never finds a gain, the agent plays that default."""
+    from agents.ismcts import IsmctsAgent
+
+    monkeypatch.setattr(IsmctsAgent, "_pick", lambda self, value, default: default)
+    eng = random_positions("official", 2, games=40, seed=7)
+    live = np.flatnonzero(~eng.state.done)
+    obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
+    plain = ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)    # decisions the search plays
+
+    def chosen(spec: str) -> np.ndarray:
+        actions = choose_actions(make_agent(spec), eng, live, obs, masks,
+                                 np.random.default_rng(1))
+        return np.asarray(actions)[plain]
+
+    greedy, tuned = chosen("greedy"), chosen("tuned")
+    assert (greedy != tuned).any()
+    np.testing.assert_array_equal(chosen("ismcts:budget=8,prior=greedy"), greedy)
+    np.testing.assert_array_equal(chosen("ismcts:budget=8"), tuned)
 
 
 def test_ismcts_memory_is_bounded_by_its_playout_cap(monkeypatch) -> None:
