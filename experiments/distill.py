@@ -12,8 +12,11 @@ opponents of ``--opponents`` (each game draws one of them for all its other seat
 and records the teacher's decisions that have a choice. Every later round lets the
 *network* play that seat, still labelled by the teacher's choice in the positions
 the network reaches (DAgger), so the network learns to recover from its own
-mistakes, and fits again on all rounds' data. The value head learns the outcome of
-the recorded seat's game (+1 a win, -1 a loss), for later RL fine-tuning.
+mistakes, and fits again on all rounds' data. With ``--init-net`` the network starts
+from a saved one and plays from round 0 (how expert iteration improves a network
+with a search that uses it: ``experiments/expert_iteration.py``). The value head
+learns the outcome of the recorded seat's game (+1 a win, -1 a loss), for later RL
+fine-tuning.
 
 **Honest numbers.** No choice is made on any evaluation: the network of the last
 round ships. After each round it is measured on a fixed set of deals against
@@ -44,7 +47,7 @@ from tqdm.auto import tqdm
 
 from agents import make_agent
 from agents.base import BatchAgent, choose_in_parts
-from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json
+from agents.net import NetAgent, PolicyNet, load_net, save_net, widen, write_json
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
@@ -60,6 +63,7 @@ class Config:
     preset: str = "official"       # the rules preset of every game
     players: int = 2               # players per game
     teacher: str = "improved:official-2p-exit-rp"  # the agent whose choices are learned
+    init_net: str = ""             # start from this network (.safetensors); it plays from round 0
     opponents: str = "tuned,random_play,greedy"    # each game draws one for its other seats
     states: int = 600_000          # decisions recorded per round
     rounds: int = 3                # round 0: the teacher plays; later rounds: the network
@@ -89,6 +93,8 @@ class Config:
         try:
             self.rules()
             PolicyNet(self.widths())
+            if self.init_net:
+                load_net(self.init_net)
             for spec in [self.teacher, *self.opponents.split(","),
                          *self.eval_opponents.split(",")]:
                 make_agent(spec)
@@ -230,7 +236,7 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     out = Path(cfg.out)
     rules = cfg.rules()
     record: dict[str, Any] = {"config": asdict(cfg), "command": command, "rounds": []}
-    net = PolicyNet(cfg.widths())
+    net = widen(*load_net(cfg.init_net)) if cfg.init_net else PolicyNet(cfg.widths())
     start_round = 0
     if cfg.resume and (out / "record.json").exists():
         record = json.loads((out / "record.json").read_text())
@@ -254,7 +260,7 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     try:
         for k in range(start_round, cfg.rounds):
             t0 = time.perf_counter()
-            player = teacher if k == 0 else NetAgent(net)
+            player = teacher if k == 0 and not cfg.init_net else NetAgent(net)
             first = store.size
             collect(rules, player, teacher, opponents, cfg.states, cfg.games,
                     cfg.seed * 100 + k, store, cfg.progress)

@@ -105,6 +105,9 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
 @pytest.mark.parametrize("script,args,message", [
     ("distill.py", ["--states", "0"], "--states must be at least 1"),
     ("distill.py", ["--teacher", "nobody"], "unknown agent"),
+    ("distill.py", ["--init-net", "missing.safetensors"], "does not exist"),
+    ("expert_iteration.py", ["--budget", "0"], "--budget must be at least 1"),
+    ("expert_iteration.py", [], "--start names the first network"),
     ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
     ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
     ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
@@ -118,7 +121,7 @@ def test_bad_settings_are_refused_before_any_work(tmp_path: Path, script: str,
 
 
 def test_every_training_flag_has_a_description_and_a_default() -> None:
-    for script in ("train_ppo.py", "distill.py", "train_dmc.py"):
+    for script in ("train_ppo.py", "distill.py", "train_dmc.py", "expert_iteration.py"):
         text = run_script(script, "--help").stdout
         flags = [line.split()[0] for line in text.splitlines()
                  if line.strip().startswith("--") and not line.strip().startswith("--help")]
@@ -155,6 +158,29 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
         assert row["exploiter"]["games"] == 8
         assert row["gain"]["low"] <= row["gain"]["mean"] <= row["gain"]["high"]
     assert "| `greedy` |" in (out / "exploit.md").read_text()
+
+
+def test_expert_iteration_improves_a_network_with_a_search_that_uses_it(
+        distilled: Path, tmp_path: Path) -> None:
+    out = tmp_path / "exit"
+    args = ["--start", str(distilled / "model.safetensors"), "--iterations", "2",
+            "--budget", "4", "--states", "60", "--games", "8", "--epochs", "1",
+            "--deals", "4", "--out", str(out), "--no-progress"]
+    run_script("expert_iteration.py", *args)
+    record = json.loads((out / "expert_iteration.json").read_text())
+    rows = record["iterations"]
+    assert [r["iteration"] for r in rows] == [0, 1, 2]
+    for r in rows[1:]:
+        assert r["versus"]["games"] == 8
+        assert r["gain"]["low"] <= r["gain"]["mean"] <= r["gain"]["high"]
+        legal_play(f"net:{r['network']}")
+    second = json.loads((out / "iter-2" / "record.json").read_text())
+    assert f"prior=net:{out / 'iter-1' / 'model.safetensors'}" in second["config"]["teacher"]
+    assert second["config"]["init_net"] == str(out / "iter-1" / "model.safetensors")
+    assert "| 2 |" in (out / "expert_iteration.md").read_text()
+    before = (out / "iter-1" / "model.safetensors").stat().st_mtime_ns
+    run_script("expert_iteration.py", *args)      # finished iterations are reused
+    assert (out / "iter-1" / "model.safetensors").stat().st_mtime_ns == before
 
 
 def test_ppo_checkpoints_are_plain_tensors_and_resume_continues_them(tmp_path: Path) -> None:
