@@ -48,16 +48,12 @@ from __future__ import annotations
 import numpy as np
 
 from uno_env.actions import (
-    ACTION_COLOR,
-    ACTION_KIND,
-    ACTION_TARGET,
     CATCH,
     CHALLENGE,
     DOBON,
     DRAW,
     NUM_ACTIONS,
     PASS,
-    TARGET_BASE,
     UNO,
 )
 from uno_env.cards import (
@@ -65,17 +61,32 @@ from uno_env.cards import (
     DRAW_VALUE,
     IS_NUMBER,
     IS_WILD,
-    KIND_COLOR,
     KIND_NUMBER,
-    KIND_SYMBOL,
     NUM_COLORED_KINDS,
     NUM_COLORS,
     POINTS_STANDARD,
-    SYM_REVERSE,
-    SYM_SKIP,
-    SYM_SKIP_ALL,
 )
 from uno_env.engine.observe import OTHERS, VIEW_SLICES
+from uno_env.engine.playout import (
+    ACTION_OR_WILD,
+    ATTACK,
+    COLOR_IDX,
+    COLORED_PLAY,
+    COLORS_OF_DECKS,
+    DYNAMIC,
+    HAS_COLOR,
+    LINEAR,
+    PLAY,
+    RESULT_COLOR,
+    REVERSE,
+    SAFE_KIND,
+    SYMBOL,
+    SYMBOLS_OF_DECKS,
+    TARGET,
+    TARGET_SEAT,
+    WILD_PLAY,
+    PlayoutPolicy,
+)
 from uno_env.engine.state import RESPOND
 
 _V = VIEW_SLICES
@@ -87,52 +98,19 @@ _DECK_FLAGS = slice(_V["rules"].start + 1, _V["rules"].start + 1 + len(DECKS))
 #: Names of the static features (functions of the action alone).
 STATIC = ("number", "number_value", "colored_action", "wild", "draw_value", "points",
           "draw", "pass", "challenge")
-#: Names of the dynamic features (functions of the action and the observation).
-DYNAMIC = ("keeps_color", "color_share", "color_scarce", "attacks", "attacks_threat",
-           "action_threat", "wild_near_out", "accept_penalty", "challenge_bluff", "target_size",
-           "next_lacks_color", "challenge_after_draw", "follow_up", "attack_follow",
-           "last_of_color", "symbol_twins", "next_named_color", "attacks_leader",
-           "reverse_dodge", "skips_to_threat", "reverse_to_threat", "threat_lacks_color",
-           "symbol_scarce", "attack_big_hand", "table_lacks_color", "table_named_color")
 #: All feature names, in weight-vector order.
 FEATURES = STATIC + DYNAMIC
-
-_KIND = ACTION_KIND.astype(np.int64)
-_PLAY = _KIND >= 0
-_SAFE_KIND = np.maximum(_KIND, 0)
-#: Color each action leaves on the table (the card's, the chosen one), -1 for none.
-_RESULT_COLOR = np.where(_PLAY & ~IS_WILD[_SAFE_KIND], KIND_COLOR[_SAFE_KIND],
-                         ACTION_COLOR).astype(np.int64)
-_HAS_COLOR = _RESULT_COLOR >= 0
-_COLOR_IDX = np.maximum(_RESULT_COLOR, 0)
-#: Plays that take the next player's turn away (or hit them with a penalty).
-_ATTACK = _PLAY & (np.isin(KIND_SYMBOL[_SAFE_KIND], (SYM_SKIP, SYM_SKIP_ALL))
-                  | (DRAW_VALUE[_SAFE_KIND] > 0))
-_REVERSE = _PLAY & (KIND_SYMBOL[_SAFE_KIND] == SYM_REVERSE)
-_ACTION_OR_WILD = _PLAY & ~IS_NUMBER[_SAFE_KIND]
-_WILD_PLAY = _PLAY & IS_WILD[_SAFE_KIND]
-_COLORED_PLAY = _PLAY & ~_WILD_PLAY
-#: Symbol of each colored play (0 for other actions; masked by ``_COLORED_PLAY``).
-_SYMBOL = np.where(_COLORED_PLAY, KIND_SYMBOL[_SAFE_KIND], 0).astype(np.int64)
-_TARGET = np.arange(NUM_ACTIONS) >= TARGET_BASE
-#: Offset (into the hand-size view) of each target action's seat, 0 for other actions.
-_TARGET_SEAT = np.maximum(ACTION_TARGET.astype(np.int64) - 1, 0)
-_COLORS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(axis=1)
-                             for d in DECKS.values()]).astype(np.float64)
-_SYMBOLS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(axis=0)
-                              for d in DECKS.values()]).astype(np.float64)
-
 
 def _static_matrix() -> np.ndarray:
     """``float64[A, len(STATIC)]``: the static features of every action."""
     m = np.zeros((NUM_ACTIONS, len(STATIC)))
-    number = _PLAY & IS_NUMBER[_SAFE_KIND]
+    number = PLAY & IS_NUMBER[SAFE_KIND]
     m[:, 0] = number
-    m[:, 1] = np.where(number, KIND_NUMBER[_SAFE_KIND] / 9.0, 0.0)
-    m[:, 2] = _PLAY & ~IS_NUMBER[_SAFE_KIND] & ~IS_WILD[_SAFE_KIND]
-    m[:, 3] = _WILD_PLAY
-    m[:, 4] = np.where(_PLAY, DRAW_VALUE[_SAFE_KIND] / 4.0, 0.0)
-    m[:, 5] = np.where(_PLAY, POINTS_STANDARD[_SAFE_KIND] / 50.0, 0.0)
+    m[:, 1] = np.where(number, KIND_NUMBER[SAFE_KIND] / 9.0, 0.0)
+    m[:, 2] = PLAY & ~IS_NUMBER[SAFE_KIND] & ~IS_WILD[SAFE_KIND]
+    m[:, 3] = WILD_PLAY
+    m[:, 4] = np.where(PLAY, DRAW_VALUE[SAFE_KIND] / 4.0, 0.0)
+    m[:, 5] = np.where(PLAY, POINTS_STANDARD[SAFE_KIND] / 50.0, 0.0)
     m[DRAW, 6] = m[PASS, 7] = m[CHALLENGE, 8] = 1.0
     return m
 
@@ -186,9 +164,9 @@ class TableView:
         # cards of each color nobody has shown: the deck's minus discards and own hand
         deck = obs[:, _DECK_FLAGS].argmax(axis=1)
         shown = obs[:, _V["discards"]][:, :NUM_COLORED_KINDS].reshape(b, NUM_COLORS, _PER_COLOR)
-        self.unseen = np.maximum(_COLORS_OF_DECKS[deck] - shown.sum(2) - self.by_color, 0.0)
+        self.unseen = np.maximum(COLORS_OF_DECKS[deck] - shown.sum(2) - self.by_color, 0.0)
         #: per colored symbol, the deck's copies and those nobody has shown
-        self.symbol_copies = _SYMBOLS_OF_DECKS[deck]
+        self.symbol_copies = SYMBOLS_OF_DECKS[deck]
         self.symbol_unseen = np.maximum(self.symbol_copies - shown.sum(1) - self.by_symbol, 0.0)
         #: per seat offset, the colors it drew on since it last played (it likely lacks them)
         self.drew_on = obs[:, _V["drew_on"]].reshape(b, OTHERS, NUM_COLORS) > 0
@@ -202,32 +180,32 @@ def dynamic_features(t: TableView, r: np.ndarray, a: np.ndarray) -> list[np.ndar
     and ``a`` index by broadcasting: ``rows[:, None]`` and ``actions[None, :]`` for a
     whole ``[B, A]`` table, or two equal-length index arrays for chosen pairs (the
     legal ones: a decision rarely has more than a handful of the 100-odd actions)."""
-    play, has_color, color_idx = _PLAY[a], _HAS_COLOR[a], _COLOR_IDX[a]
-    wild_play, colored_play, symbol = _WILD_PLAY[a], _COLORED_PLAY[a], _SYMBOL[a]
-    is_attack, is_reverse = _ATTACK[a], _REVERSE[a]
+    play, has_color, color_idx = PLAY[a], HAS_COLOR[a], COLOR_IDX[a]
+    wild_play, colored_play, symbol = WILD_PLAY[a], COLORED_PLAY[a], SYMBOL[a]
+    is_attack, is_reverse = ATTACK[a], REVERSE[a]
     heads_up = t.heads_up[r]
     by_color = t.by_color[r, color_idx]
     after = by_color - np.where(play & ~wild_play, 1.0, 0.0)
     left = np.maximum(t.own_size[r] - play, 1.0)
     share = np.where(has_color, after / left, 0.0)
-    keeps = np.where(has_color & play, _RESULT_COLOR[a] == t.color[r], False)
+    keeps = np.where(has_color & play, RESULT_COLOR[a] == t.color[r], False)
     total_unseen = np.maximum(t.unseen.sum(axis=1), 1.0)[r]
     scarce = np.where(has_color, 1.0 - NUM_COLORS * t.unseen[r, color_idx] / total_unseen, 0.0)
     next_size = t.sizes[t.rows, t.next][r]
     threat_next = next_size <= 2
     attack = is_attack | (is_reverse & heads_up)
     attacks_threat = attack & threat_next
-    action_threat = _ACTION_OR_WILD[a] & (t.min_size[r] <= 2)
+    action_threat = ACTION_OR_WILD[a] & (t.min_size[r] <= 2)
     wild_near_out = wild_play & (t.own_size[r] <= 3)
     accept = np.where((a == DRAW) & (t.phase[r] == RESPOND) & (t.pending[r] > 0), 1.0, 0.0)
     previous_size = t.sizes[t.rows, t.previous][r]
     # the chance the attacker held the color it replaced
     bluff = np.where(a == CHALLENGE, 1.0 - 0.75 ** previous_size, 0.0)
-    target = np.where(_TARGET[a], t.sizes[r, _TARGET_SEAT[a]] / 10.0, 0.0)
+    target = np.where(TARGET[a], t.sizes[r, TARGET_SEAT[a]] / 10.0, 0.0)
     next_lacks = np.where(has_color, t.drew_on[t.rows, t.next][r, color_idx], False)
     after_draw = np.where(a == CHALLENGE, t.wd4_after_draw[t.rows, t.previous][r], 0.0)
     # cards of the same symbol in other colors: they can follow this card whatever its color
-    twins = np.where(colored_play, t.by_symbol[r, symbol] - t.hand[r, _SAFE_KIND[a]], 0.0)
+    twins = np.where(colored_play, t.by_symbol[r, symbol] - t.hand[r, SAFE_KIND[a]], 0.0)
     wilds_after = t.wilds[r] - wild_play
     follow = has_color & (after + twins + wilds_after > 0)
     last_of_color = colored_play & (by_color == 1)
@@ -250,6 +228,20 @@ def dynamic_features(t: TableView, r: np.ndarray, a: np.ndarray) -> list[np.ndar
             table_lacks, table_named]
 
 
+def static_scores(weights: np.ndarray) -> np.ndarray:
+    """``float64[A]`` (or ``[B, A]`` for ``[B, F]`` weights): each action's score from the
+    static features and the fixed scores, before the observation's part."""
+    return weights[..., :len(STATIC)] @ STATIC_MATRIX.T + FIXED
+
+
+def linear_playout_policy(weights: np.ndarray) -> PlayoutPolicy:
+    """The weight vector ``float[len(FEATURES)]`` as a policy the compiled engine plays
+    (:meth:`uno_env.Engine.play_policy`): it picks what :func:`feature_scores` picks."""
+    w = np.asarray(weights, np.float64)
+    return PlayoutPolicy(LINEAR, static=static_scores(w), weights=w[len(STATIC):].copy(),
+                         answer_relief=w[_DRAW_VALUE] * STATIC_MATRIX[:, _DRAW_VALUE])
+
+
 def feature_scores(obs: np.ndarray, weights: np.ndarray,
                    masks: np.ndarray | None = None) -> np.ndarray:
     """``float64[B, A]``: the weighted feature sum of every action (legal or not), or,
@@ -265,7 +257,7 @@ def feature_scores(obs: np.ndarray, weights: np.ndarray,
                          f"got shape {w.shape}")
     ns = len(STATIC)
     table = TableView(obs)
-    static = w[..., :ns] @ STATIC_MATRIX.T + FIXED
+    static = static_scores(w)
     if masks is None:
         r, a = table.rows[:, None], np.arange(NUM_ACTIONS)[None, :]
         per_row = w[:, None, :] if w.ndim == 2 else w
@@ -287,4 +279,5 @@ def feature_scores(obs: np.ndarray, weights: np.ndarray,
     return full
 
 
-__all__ = ["DYNAMIC", "FEATURES", "STATIC", "feature_scores", "num_players"]
+__all__ = ["DYNAMIC", "FEATURES", "STATIC", "feature_scores", "linear_playout_policy",
+           "num_players", "static_scores"]

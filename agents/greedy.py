@@ -42,6 +42,7 @@ from uno_env.cards import (
     POINTS_STANDARD,
 )
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES
+from uno_env.engine.playout import GREEDY, PlayoutPolicy
 
 from .base import Agent, check_batch, masked_argmax
 
@@ -99,6 +100,12 @@ class GreedyAgent(Agent):
 
     def __repr__(self) -> str:
         return f"GreedyAgent(challenge_threshold={self.challenge_threshold})"
+
+    def playout_policy(self, num_players: int) -> PlayoutPolicy:
+        """This agent as a policy the compiled engine plays by itself
+        (:meth:`uno_env.Engine.play_policy`), choosing what ``act`` does (at any table)."""
+        return PlayoutPolicy(GREEDY, static=_BASE, color_weight=_WEIGHT,
+                             threshold=float(self.challenge_threshold))
 
     def scores(self, observations: np.ndarray) -> np.ndarray:
         """``float64[B, A]``: how much the agent likes each action (legal or not)."""

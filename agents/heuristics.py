@@ -36,9 +36,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from uno_env.engine.observe import OBS_SIZE
+from uno_env.engine.playout import PlayoutPolicy
 
 from .base import Agent, check_batch, masked_argmax
-from .features import FEATURES, feature_scores, num_players
+from .features import FEATURES, feature_scores, linear_playout_policy, num_players
 
 #: The defender's idea as weights (see the module doc).
 DEFENDER_WEIGHTS: dict[str, float] = {
@@ -201,6 +202,12 @@ class LinearAgent(Agent):
         if chosen.size and (chosen == chosen[0]).all():     # one table size: one vector
             return self.table[chosen[0]]
         return self.table[chosen]
+
+    def playout_policy(self, num_players: int) -> PlayoutPolicy:
+        """This agent at a table of ``num_players`` seats as a policy the compiled engine
+        plays by itself (:meth:`uno_env.Engine.play_policy`), choosing what ``act`` does."""
+        return linear_playout_policy(self.table[nearest_size(np.array([num_players]),
+                                                             self.sizes)[0]])
 
     def scores(self, observations: np.ndarray) -> np.ndarray:
         """``float64[B, A]``: the score of every action (legal or not)."""

@@ -48,6 +48,7 @@ import numpy as np
 
 from uno_env.actions import CATCH, DOBON, UNO
 from uno_env.engine import Engine
+from uno_env.engine.playout import PlayoutPolicy
 from uno_env.engine.state import State
 from uno_env.engine.worlds import concat_states, sample_worlds
 
@@ -93,6 +94,7 @@ class IsmctsAgent(Agent):
         #: the agent whose choice the search must beat (``policy`` unless ``prior`` names one)
         self.prior_policy: BatchAgent = make_agent(prior) if prior else self.policy
         #: whether the playouts need observations (the caller's decisions also feed the prior)
+        self._sims: dict[tuple[int, str], Engine] = {}   # see _engine_for
         self.playouts_observe = any(getattr(p, "uses_observations", True)
                                     for p in (self.policy, self.opponent_policy) if p)
         self.uses_observations = self.playouts_observe or getattr(
@@ -166,12 +168,39 @@ class IsmctsAgent(Agent):
             first.append(np.repeat(legal, worlds))
             seats.append(np.full(worlds * legal.size, seat))
         first_actions, seat_of = np.concatenate(first), np.concatenate(seats)
-        sims = Engine(engine.rules, first_actions.size, 0, engine.backend)
+        sims = self._engine_for(engine, first_actions.size)
         sims.state = concat_states(states)
         value = self._playouts(sims, first_actions, seat_of, rng)
         split = np.cumsum([a.size for a in first])[:-1]
         return [v.reshape(legal.size, -1)
                 for v, (_, legal, _) in zip(np.split(value, split), pieces, strict=True)]
+
+    def _engine_for(self, engine: Engine, num_games: int) -> Engine:
+        """An engine of ``num_games`` games under ``engine``'s rules and backend to play
+        worlds in (its games are replaced by the caller): kept from one search to the
+        next, since making one deals every game."""
+        key = (num_games, engine.backend)
+        sims = self._sims.get(key)
+        if sims is None or sims.rules != engine.rules:
+            if len(self._sims) >= 8:
+                self._sims.clear()
+            sims = self._sims[key] = Engine(engine.rules, num_games, 0, engine.backend)
+        return sims
+
+    def __getstate__(self) -> dict:
+        """Pickled without its playout engines (made again when needed)."""
+        return {**self.__dict__, "_sims": {}}
+
+    def _compiled_policies(self, sims: Engine) -> tuple[PlayoutPolicy, PlayoutPolicy] | None:
+        """The playout policies (own seat, others) as tables the compiled engine plays
+        by itself, or None when the engine or a policy cannot."""
+        if sims.backend != "numba":
+            return None
+        pair = (self.policy, self.opponent_policy or self.policy)
+        made = [getattr(p, "playout_policy", None) for p in pair]
+        if None in made:
+            return None
+        return made[0](sims.num_players), made[1](sims.num_players)
 
     def _pick(self, value: np.ndarray, default: int) -> int:
         """Row of ``value[actions, worlds]`` to play (:func:`pick`)."""
@@ -191,6 +220,13 @@ class IsmctsAgent(Agent):
             streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
             rewards = sims.play_random(live, np.full(live.size, -1), streams)
             return total + rewards[rows, seat]
+        compiled = self._compiled_policies(sims)
+        if compiled is not None:
+            # whole playouts in one compiled call, the same decisions as play_out's
+            live = np.flatnonzero(~sims.state.done)
+            rewards = sims.play_policy(live, seat[live], *compiled, horizon=self.horizon)
+            return total + (rewards[rows, seat].astype(np.float64)
+                            + np.where(sims.state.done, 0.0, lead(sims.state, seat)))
         return total + play_out(sims, seat, self.policy, rng, self.horizon,
                                 self.playouts_observe, self.opponent_policy)
 

@@ -346,12 +346,12 @@ def test_ismcts_memory_is_bounded_by_its_playout_cap(monkeypatch) -> None:
     import agents.ismcts as ismcts
 
     sizes = []
+    played = ismcts.IsmctsAgent._playouts
 
-    class Recording(Engine):
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            sizes.append(self.num_games)
-    monkeypatch.setattr(ismcts, "Engine", Recording)
+    def recording(self, sims, *args):
+        sizes.append(sims.num_games)
+        return played(self, sims, *args)
+    monkeypatch.setattr(ismcts.IsmctsAgent, "_playouts", recording)
     eng = random_positions("official", 3, games=24, seed=1)
     live = np.flatnonzero(~eng.state.done)
     obs, masks = eng.observe(games=live), eng.legal_action_mask(live)

@@ -29,6 +29,7 @@ from .deal import pile_counts, write_shuffled
 from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
+from .playout import PlayoutPolicy, policy_tables
 from .rng import mix64, random_below, seed_key
 from .rounds import clear_round, end_round, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
@@ -348,6 +349,39 @@ class Engine:
             self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
         except Exception as err:
             streams[...] = saved
+            raise self._failed(self._kernels.undo(self.state), err) from err
+        self._keep_masks(masks)
+        return rewards
+
+    def play_policy(self, games: Sequence[int] | np.ndarray, seats: np.ndarray,
+                    policy: PlayoutPolicy, others: PlayoutPolicy | None = None,
+                    horizon: int = 0) -> np.ndarray:
+        """Play each listed game on with a score-table policy, inside one compiled call.
+
+        ``policy`` (:class:`~uno_env.engine.playout.PlayoutPolicy`, e.g. from an
+        agent's ``playout_policy``) decides for seat ``seats[i]`` of game ``games[i]``
+        and ``others`` (default: ``policy``) for the other seats, for ``horizon``
+        decisions of each game (0: to its end); forced decisions are played as
+        :meth:`step` plays them. Each decision is the one the agent's ``act`` makes
+        from the acting player's observation. Returns the rewards ``float32[G, P]``
+        summed over the decisions. Needs the ``numba`` backend (search playouts are
+        what it is for; on numpy, step the agent).
+        """
+        if self._kernels is None:
+            raise NotImplementedError("play_policy runs on the numba backend only; on "
+                                      "numpy, step the agent's actions")
+        idx = self._game_indices(games, unique=True)
+        seats = np.asarray(seats, np.int64)
+        if seats.shape != idx.shape:
+            raise ValueError(f"seats must give one seat per game, shape {idx.shape}, "
+                             f"got {seats.shape}")
+        horizon = checks.integer(horizon, "horizon", 0)
+        tables = policy_tables(policy, policy if others is None else others)
+        rewards = np.zeros((self.num_games, self.num_players), np.float32)
+        masks = self._new_masks(idx)
+        try:
+            self._kernels.play_policy(self.state, idx, seats, horizon, tables, rewards, masks)
+        except Exception as err:
             raise self._failed(self._kernels.undo(self.state), err) from err
         self._keep_masks(masks)
         return rewards
