@@ -95,7 +95,11 @@ RULES_VIEW_VERSIONS: tuple[tuple[str, ...], ...] = (
     ("uno_to_finish", "roulette_color"),
     ("draw_return_winner", "draw_return_winner_points", "draw_keep_going",
      "single_card_finish", "declare_on_finish", "skip_answers_skip"),
+    ("zero_open",),
 )
+#: The views each version of the observation appended (same versions as above; the
+#: public-memory views of v1 predate this record: older policies read them as a prefix).
+VIEWS_ADDED: tuple[tuple[str, ...], ...] = ((), (), (), ("shown_hands",))
 #: Rule options the ``rules`` view gained after observation layout v0.
 RULES_ADDED_AFTER_V0 = tuple(name for added in RULES_VIEW_VERSIONS[1:] for name in added)
 
@@ -139,7 +143,8 @@ def _layouts() -> tuple[tuple[tuple[str, int], ...], ...]:
     rules view, newest (today's) first."""
     return tuple(
         tuple((name, rules_view_columns(version).size if name == "rules" else size)
-              for name, size in CURRENT_VIEWS)
+              for name, size in CURRENT_VIEWS
+              if name not in {v for added in VIEWS_ADDED[version + 1:] for v in added})
         for version in reversed(range(len(RULES_VIEW_VERSIONS))))
 
 

@@ -60,10 +60,16 @@ OBSERVATION_HISTORY = f"""\
 `uno_env.engine.observe.OBSERVATION_VERSION` is the layout's version (now
 {OBSERVATION_VERSION}).
 
+- **v3**: the `rules` view gains the option `zero_open` (87 -> {RULES_SIZE} numbers),
+  and the view `shown_hands` ({OTHERS} x {NUM_KINDS}: the cards each opponent showed on
+  playing a 0 under `zero_open` and still holds) is appended; the views after
+  `rules` move by one place; 858 -> {OBS_SIZE} numbers. A network or policy of an
+  earlier version reads the views it was trained on by name (`agents.net.layout_columns`,
+  `agents.policy.RULES_VIEW_VERSIONS`), without the new columns.
 - **v2**: the `rules` view gains the options `draw_return_winner`,
   `draw_return_winner_points`, `draw_keep_going`, `single_card_finish`,
-  `declare_on_finish` and `skip_answers_skip` (79 -> {RULES_SIZE} numbers); the
-  views after `rules` move by as many places; {OBS_SIZE} numbers. A policy
+  `declare_on_finish` and `skip_answers_skip` (79 -> 87 numbers); the
+  views after `rules` move by as many places; 858 numbers. A policy
   trained on an earlier version reads today's observation without the added
   columns (`agents.policy.RULES_VIEW_VERSIONS`).
 - **v1** (package 0.1.0): the public-memory views (`drew_on`, `last_played_color`,
@@ -205,6 +211,9 @@ def observation_md() -> str:
         "turned up as the first card: that color |",
         "| `wd4_after_draw` | 1 | plays a Wild Draw Four: 1 if the color it replaced is set "
         "in the seat's `drew_on` |",
+        f"| `shown_hands` | {NUM_KINDS} (card kinds) | under `zero_open`, plays a 0: the "
+        "cards of each kind left in its hand; plays or discards a card of a shown kind: "
+        "one (a Discard All: all) fewer; zeros when the option is off |",
         "",
         "Symbols: " + ", ".join(f"{i} = `{s}`" for i, s in enumerate(COLORED_SYMBOLS))
         + ", then the wilds " + ", ".join(
@@ -214,8 +223,10 @@ def observation_md() -> str:
         "no red card (unless the draw rules made it draw while it could play), and a",
         "Wild Draw Four from it on red is then probably legal. `drew_on` describes a",
         "hand: when hands change seats (Seven-O's 7 and 0, Wild Swap Hands) it moves with them,",
-        "and it is cleared when hands are shuffled together (Wild Shuffle Hands). The",
-        "other views describe what the seat did and stay with the seat.",
+        "and it is cleared when hands are shuffled together (Wild Shuffle Hands).",
+        "`shown_hands` describes a hand too and moves and clears the same way; cards the",
+        "seat draws after showing are not shown (docs/rules.md, `zero_open`). The other",
+        "views describe what the seat did and stay with the seat.",
         "",
         "## The `rules` view",
         "",

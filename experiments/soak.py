@@ -8,7 +8,7 @@ Plays uniformly random legal decisions in batches of games under every preset at
 
 * card conservation: every card of the deck is in a hand, the draw pile or the
   discards (``Engine.census``), hand sizes equal the hands, the top card lies on
-  the discard pile;
+  the discard pile, the cards shown on a 0 (``zero_open``) are held;
 * every running game has a legal action;
 * games that had finished before the step are unchanged by it;
 * the observations of the acting players lie within the observation space bounds;
@@ -198,6 +198,9 @@ def check(engine: Engine, before_done: np.ndarray, frozen: object | None,
     wrong = np.flatnonzero((census(s) != engine.deck_composition()).any(axis=1))
     if wrong.size:
         found.append(f"cards not conserved in game {wrong[0]} (and {wrong.size - 1} more)")
+    shown = np.flatnonzero((s.shown > s.hands).any(axis=(1, 2)))
+    if shown.size:
+        found.append(f"cards shown but not held in game {shown[0]} (and {shown.size - 1} more)")
     sizes = np.flatnonzero((s.hand_size != s.hands.sum(axis=2)).any(axis=1))
     if sizes.size:
         found.append(f"hand sizes differ from the hands in game {sizes[0]}")

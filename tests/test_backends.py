@@ -62,6 +62,14 @@ def test_backends_play_the_same_games(preset, players):
     assert lockstep(rules, num_games=16, seed=players, steps=400) > 0
 
 
+@pytest.mark.parametrize(("preset", "players"), [("computer", 3), ("no_mercy", 4),
+                                                 ("house_dobon", 5), ("federation", 2)])
+def test_backends_play_the_same_games_with_zero_open(preset, players):
+    """A 0 shows the hand (passed with 7-0, shuffled away, eliminated, laid with others)."""
+    rules = Rules.preset(preset, num_players=players, max_turns=150, zero_open=True)
+    assert lockstep(rules, num_games=16, seed=players, steps=400) > 0
+
+
 def option_values(field: dataclasses.Field) -> st.SearchStrategy:
     """Values to try for one option of :class:`Rules`."""
     small_ints = {"challenge_penalty": (0, 2, 4), "uno_penalty": (0, 1, 2),

@@ -14,7 +14,7 @@ from scenario import random_actions
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import ACTION_COLOR, ACTION_KIND, COLOR_BASE, DRAW, NUM_COLORS, TARGET_BASE
-from uno_env.cards import KIND_COLOR, KIND_ID, KIND_SYMBOL, parse_color
+from uno_env.cards import KIND_COLOR, KIND_ID, KIND_SYMBOL, NUM_KINDS, parse_color
 from uno_env.engine.observe import (
     NUM_SYMBOLS,
     OTHERS,
@@ -41,7 +41,7 @@ def memory(eng: Engine, observer: int, game: int = 0) -> dict[str, np.ndarray]:
 
 
 def test_seat_view_splits_a_view_into_seat_rows():
-    assert SEAT_VIEWS == WIDTH
+    assert SEAT_VIEWS == {**WIDTH, "shown_hands": NUM_KINDS}   # and zero_open's shown cards
     obs = np.arange(2 * 3 * VIEW_SLICES["wd4_after_draw"].stop, dtype=np.float32).reshape(2, 3, -1)
     rows = seat_view(obs, "last_named")
     assert rows.shape == (2, 3, OTHERS, NUM_COLORS)

@@ -222,7 +222,7 @@ def test_every_rules_view_version_is_today_s_without_the_later_options() -> None
         rules_view_columns(len(RULES_VIEW_VERSIONS))
 
 
-@pytest.mark.parametrize("version", [0, 1])
+@pytest.mark.parametrize("version", [0, 1, 2])
 def test_a_policy_of_an_older_observation_reads_its_own_columns(version) -> None:
     from agents.policy import _layouts, observation_columns, prefix_views, rules_view_columns
 
@@ -238,6 +238,10 @@ def test_a_policy_of_an_older_observation_reads_its_own_columns(version) -> None
     assert observation_columns(OBS_SIZE) is None
     with pytest.raises(ValueError, match="matches no version"):
         observation_columns(size + 1)
+    if version == 2:   # v3 appended shown_hands: a v2 policy reads none of it
+        assert size == 858
+        shown = VIEW_SLICES["shown_hands"]
+        assert not ((columns >= shown.start) & (columns < shown.stop)).any()
 
 
 def test_a_heuristic_prior_policy_starts_as_the_heuristic_and_learns_its_corrections(

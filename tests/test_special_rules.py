@@ -147,6 +147,78 @@ def test_skip_answers_skip_off_the_skip_is_not_answered():
     assert cur(eng) == 2 and eng.phase_name() == "turn"
 
 
+# --- zero_open ----------------------------------------------------------------------------------
+
+def shown(eng: Engine, observer: int, seat: int) -> list[str]:
+    """The cards ``observer``'s observation says ``seat`` showed and still holds."""
+    from uno_env.cards import card_name
+    from uno_env.engine.observe import seat_view
+
+    offset = (seat - observer) % eng.num_players
+    row = seat_view(eng.observe(np.array([observer])), "shown_hands")[0, offset - 1]
+    return [card_name(k) for k in np.flatnonzero(row) for _ in range(int(row[k]))]
+
+
+def test_zero_open_a_zero_shows_the_hand_left_to_every_other_player():
+    """Source 000: the player of a 0 shows every other player its whole hand at that moment."""
+    eng = make([["R0", "R5", "B2", "B7"], ["R1", "R2"], ["Y1", "Y2"]], zero_open=True)
+    assert shown(eng, 1, 0) == [] and shown(eng, 2, 0) == []
+    eng.step_names("play R0")
+    for observer in (1, 2):
+        assert same(shown(eng, observer, 0), ["R5", "B2", "B7"])
+        assert shown(eng, observer, 3 - observer) == []   # nobody else showed anything
+    assert shown(eng, 0, 1) == [] and shown(eng, 0, 2) == []
+
+
+def test_zero_open_shown_cards_stay_shown_until_they_leave_the_hand():
+    eng = make([["R0", "R5", "B2", "B7"], ["R1", "R2", "R4"]], pile=["G7", "G8"],
+               zero_open=True)
+    eng.step_names("play R0")
+    eng.step_names("play R1")
+    eng.step_names("draw")                       # G7: drawn, not shown
+    if eng.phase_name() == "after_draw":
+        eng.step_names("pass")
+    eng.step_names("play R2")
+    assert same(shown(eng, 1, 0), ["R5", "B2", "B7"])
+    eng.step_names("play R5")                    # a shown card leaves
+    assert same(eng.hand(0, 0), ["B2", "B7", "G7"])
+    assert same(shown(eng, 1, 0), ["B2", "B7"])
+
+
+def test_zero_open_off_nothing_is_shown():
+    eng = make([["R0", "R5", "B2"], ["R1", "R2"]])
+    eng.step_names("play R0")
+    assert shown(eng, 1, 0) == []
+
+
+def test_zero_open_with_seven_zero_the_shown_hand_passes_with_the_hand():
+    eng = make([["R0", "B1", "B2"], ["Y1"], ["G1", "G2", "G3"]], zero_open=True,
+               seven_zero=True)
+    eng.step_names("play R0")
+    assert same(eng.hand(0, 1), ["B1", "B2"])
+    assert same(shown(eng, 2, 1), ["B1", "B2"])   # the table saw those cards go to seat 1
+    assert shown(eng, 2, 0) == []
+
+
+def test_zero_open_multi_card_play_shows_what_the_play_leaves():
+    eng = make([["R0", "G0", "B5", "Y5"], ["R1", "R2"]], zero_open=True,
+               multi_play="same_number")
+    eng.step_names("play R0")
+    assert eng.phase_name() == "multi"
+    eng.step_names("play G0")
+    assert same(shown(eng, 1, 0), ["B5", "Y5"])
+
+
+def test_zero_open_a_new_round_shows_nothing():
+    eng = make([["R0", "R5"], ["R1", "R2", "R4"]], zero_open=True, match=True)
+    eng.step_names("play R0")
+    assert same(shown(eng, 1, 0), ["R5"])
+    eng.step_names("play R1")
+    eng.step_names("play R5")                    # seat 0 goes out: the next round starts
+    assert int(eng.state.rounds_played[0]) == 1
+    assert not eng.state.shown.any()
+
+
 # --- jump-in ------------------------------------------------------------------------------------
 
 JUMP = [["R5", "B1", "B2"], ["Y1", "Y2"], ["R5", "G1", "G2"], ["G3", "G4"]]

@@ -91,6 +91,30 @@ def test_worlds_do_not_reveal_the_hand_a_retracted_wild_draw_four_was_played_fro
     assert worlds.legal_action_mask()[forced].any(axis=1).all()
 
 
+@pytest.mark.parametrize("weight", [1.0, 0.2])
+def test_worlds_keep_the_cards_a_zero_showed(weight: float) -> None:
+    """zero_open: the cards a player showed on a 0 are in its hand in every world; only
+    its other cards are dealt at random."""
+    rules = Rules(num_players=3, zero_open=True, uno_penalty=0)
+    eng = Engine.from_setup(rules, hands=[["R0", "B2", "B7", "G4"], ["R1", "Y2", "Y3"],
+                                          ["G1", "G2", "Y9", "B4"]], top="R5", current=0)
+    eng.step_names("play R0")
+    eng.step_names("draw")          # seat 1 holds no red and no 0: it draws a hidden card
+    if eng.phase_name() == "after_draw":
+        eng.step_names("pass")
+    seat = int(eng.state.current[0])
+    shown = eng.state.shown[0].copy()
+    assert shown[0].sum() == 3 and shown[1:].sum() == 0
+    worlds = eng.sample_worlds(0, seat, 16, np.random.default_rng(5), drew_on_weight=weight)
+    np.testing.assert_array_equal(worlds.state.shown, np.repeat(shown[None], 16, 0))
+    assert (worlds.state.hands[:, 0] >= shown[0]).all()
+    np.testing.assert_array_equal(worlds.state.hand_size[:, 0], eng.state.hand_size[0, 0])
+    np.testing.assert_array_equal(worlds.observe(players=seat),
+                                  np.repeat(eng.observe(players=seat, games=[0]), 16, 0))
+    np.testing.assert_array_equal(
+        worlds.census(), np.broadcast_to(eng.deck_composition(), worlds.census().shape))
+
+
 def test_worlds_need_the_acting_player_of_a_running_game() -> None:
     eng = Engine(Rules(num_players=3), 2, 0)
     seat = int(eng.state.current[0])

@@ -102,6 +102,7 @@ class Rules:
     declare_on_finish: int = 0
     # special rules
     seven_zero: bool = False
+    zero_open: bool = False
     jump_in: bool = False
     skip_answers_skip: bool = False
     dobon: bool = False
@@ -334,6 +335,11 @@ DECISIONS: dict[str, str] = {
     "teams": "the partner's hand does not count; both partners share the team reward",
     "roulette_color": "the turned-over cards are not a penalty: they close the UNO catch "
                       "window like any draw",
+    "zero_open": "the hand shown on a 0 is the one left after the play (later cards of a "
+                 "multi-card play leave it); the table sees those cards until they leave "
+                 "the hand (a card of a shown kind played counts as a shown one; a "
+                 "passed or swapped hand stays shown, a shuffled or eliminated one does "
+                 "not); cards drawn later are not shown",
     "seven_zero": "a 0 passes hands among the players still in, in the current direction; "
                   "a 7 or 0 that goes out swaps or passes none",
 }

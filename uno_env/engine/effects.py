@@ -131,6 +131,8 @@ def lay(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, kind:
     s.hands[games, player, kind] -= 1
     s.hand_size[games, player] -= 1
     s.discard[games, kind] += 1
+    if rules.zero_open:
+        show(s, games, player, kind)
     s.top[games] = kind
     s.top_player[games] = player
     s.color[games] = np.where(IS_WILD[kind], chosen, KIND_COLOR[kind])
@@ -219,6 +221,17 @@ def remember_play(s: State, games: np.ndarray, player: np.ndarray, kind: np.ndar
     s.drew_on[games, player] = False
 
 
+def show(s: State, games: np.ndarray, player: np.ndarray, kind: np.ndarray) -> None:
+    """``zero_open``: a card laid leaves what the table was shown of the hand (one shown
+    card of its kind, if any); a 0 then shows the hand that is left."""
+    shown = s.shown[games, player, kind]
+    s.shown[games, player, kind] = np.maximum(shown - 1, 0)
+    zero = where(KIND_NUMBER[kind] == 0)
+    if zero.size:
+        g, p = games[zero], player[zero]
+        s.shown[g, p] = s.hands[g, p]
+
+
 def discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.ndarray) -> None:
     """Discard All: every card of ``color`` in the hand goes to the discard pile."""
     cols = color[:, None] * NUM_COLORED_SYMBOLS + np.arange(NUM_COLORED_SYMBOLS)[None, :]
@@ -226,6 +239,7 @@ def discard_color(s: State, games: np.ndarray, player: np.ndarray, color: np.nda
     held = s.hands[rows, player[:, None], cols].astype(np.int16)
     s.discard[rows, cols] += held
     s.hands[rows, player[:, None], cols] = 0
+    s.shown[rows, player[:, None], cols] = 0
     s.hand_size[games, player] -= held.sum(axis=1)
 
 
@@ -519,12 +533,14 @@ def swap_hands(s: State, games: np.ndarray, a: np.ndarray, b: np.ndarray) -> Non
     s.hand_size[games, a], s.hand_size[games, b] = sb, sa
     da, db = s.drew_on[games, a].copy(), s.drew_on[games, b].copy()
     s.drew_on[games, a], s.drew_on[games, b] = db, da
+    wa, wb = s.shown[games, a].copy(), s.shown[games, b].copy()
+    s.shown[games, a], s.shown[games, b] = wb, wa
 
 
 def rotate_hands(rules: RuleCodes, s: State, games: np.ndarray) -> None:
     """Every hand passes to the next player in the current direction."""
     hands, sizes = s.hands[games].copy(), s.hand_size[games].copy()
-    drew_on = s.drew_on[games].copy()
+    drew_on, shown = s.drew_on[games].copy(), s.shown[games].copy()
     for seat in range(rules.num_players):
         live = where(s.active[games, seat])
         g = games[live]
@@ -532,6 +548,7 @@ def rotate_hands(rules: RuleCodes, s: State, games: np.ndarray) -> None:
         s.hands[g, to] = hands[live, seat]
         s.hand_size[g, to] = sizes[live, seat]
         s.drew_on[g, to] = drew_on[live, seat]
+        s.shown[g, to] = shown[live, seat]
 
 
 def shuffle_hands(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray
@@ -561,6 +578,7 @@ def shuffle_hands(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndar
     to = seats[row, col % live[row]]
     s.hands[games] = 0
     s.drew_on[games] = False
+    s.shown[games] = 0
     add_to_hands(s, games[row], to, dealt[row, col])
     s.hand_size[games] = s.hands[games].sum(axis=2)
 
@@ -585,6 +603,7 @@ def eliminate(rules: RuleCodes, s: State, games: np.ndarray) -> None:
         counts = (s.hands[g] * out[:, :, None]).sum(axis=1, dtype=np.int64)
         write_shuffled(s, g, counts, s.deck_len[g].astype(np.int64))
         s.hands[g] *= ~out[:, :, None]
+        s.shown[g] *= ~out[:, :, None]
         s.hand_size[g] *= ~out
         s.active[g] &= ~out
         rank = np.cumsum(out, axis=1) - 1

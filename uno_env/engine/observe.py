@@ -8,7 +8,8 @@ Besides the position, the observation carries what the table has seen each
 opponent do this round (the *public memory* views, kept by the engine from public
 events only): the colors it drew on since it last played, its last card, the
 color it last named, and whether its last Wild Draw Four followed a draw on the
-color it replaced.
+color it replaced. Under ``zero_open`` it also carries the cards each opponent showed
+on playing a 0 that are still in its hand (the ``shown_hands`` view).
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ OTHERS = MAX_PLAYERS - 1
 #: Card symbols: the colored ones (0-9 S R D2 D4 SE DA), then the wilds (see ``cards``).
 NUM_SYMBOLS = NUM_COLORED_SYMBOLS + NUM_WILD_KINDS
 #: Version of the layout: 1 appended the public-memory views to the 505 numbers of 0;
-#: 2 added rule options to the ``rules`` view (docs/observation.md has the history).
-OBSERVATION_VERSION = 2
+#: 2 added rule options to the ``rules`` view; 3 appended ``shown_hands`` and the
+#: ``zero_open`` option (docs/observation.md has the history).
+OBSERVATION_VERSION = 3
 
 #: Scale of each numeric rule option in the ``rules`` view.
 _INT_SCALE = {"num_players": 10, "challenge_penalty": 4, "uno_penalty": 4, "mercy_limit": 25,
@@ -90,6 +92,8 @@ VIEWS: tuple[tuple[str, int, str], ...] = (
     ("last_named", OTHERS * NUM_COLORS, "per seat, one-hot color it last named for a wild"),
     ("wd4_after_draw", OTHERS, "per seat, 1 if its last Wild Draw Four replaced a color it had "
                                "drawn on"),
+    ("shown_hands", OTHERS * NUM_KINDS, "per seat, the cards of each kind it showed on playing "
+                                        "a 0 (zero_open) and still holds"),
 )
 
 
@@ -106,7 +110,7 @@ OBS_SIZE = sum(size for _, size, _ in VIEWS)
 #: The views with one row per opponent seat (offsets 1..9), and the columns of a row.
 SEAT_VIEWS: dict[str, int] = {"drew_on": NUM_COLORS, "last_played_color": NUM_COLORS,
                               "last_played_symbol": NUM_SYMBOLS, "last_named": NUM_COLORS,
-                              "wd4_after_draw": 1}
+                              "wd4_after_draw": 1, "shown_hands": NUM_KINDS}
 
 
 def seat_view(obs: np.ndarray, name: str) -> np.ndarray:
@@ -129,6 +133,7 @@ _VIEW_HIGH: dict[str, float] = {
     "hand": _MAX_KIND_COUNT, "discards": _MAX_KIND_COUNT, "partner_hand": _MAX_KIND_COUNT,
     "pending_draw": 2 * MAX_DECK_SIZE, "hand_sizes": MAX_DECK_SIZE,
     "own_hand_size": MAX_DECK_SIZE, "draw_pile": MAX_DECK_SIZE, "scores": _WIDE,
+    "shown_hands": _MAX_KIND_COUNT,
     "rules": _WIDE,
 }
 _VIEW_LOW: dict[str, float] = {"direction": -1.0, "scores": -_WIDE}
@@ -202,6 +207,9 @@ class Observer:
         if self.rules.teams:
             out[:, v["partner_hand"]] = s.hands[ar, (players + 2) % p]
         self._memory(s, out, ar[:, None], seats)
+        if self.rules.zero_open:
+            start = v["shown_hands"].start
+            out[:, start:start + (p - 1) * NUM_KINDS] = s.shown[ar[:, None], seats].reshape(n, -1)
         return out
 
     @staticmethod

@@ -56,6 +56,7 @@ def clear_round(s: State, games: np.ndarray) -> None:
     s.last_played[games] = -1
     s.last_named[games] = -1
     s.wd4_after_draw[games] = False
+    s.shown[games] = 0
 
 
 def open_round(rules: RuleCodes, s: State, games: np.ndarray) -> None:

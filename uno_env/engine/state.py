@@ -71,6 +71,8 @@ class State:
     last_named: np.ndarray    # int8[G, P]     color the seat last named for a wild (-1: none)
     wd4_after_draw: np.ndarray  # bool[G, P]   the seat's last Wild Draw Four replaced a color
                                 #              it had drawn on
+    shown: np.ndarray         # int8[G, P, K]  cards of the seat's hand shown to the table
+                              #                (zero_open) that have not left it since
     turns: np.ndarray         # int32[G]       decisions taken this round
     key: np.ndarray           # uint64[G]      random key of the game's seed
     counter: np.ndarray       # uint64[G]      random numbers used so far
@@ -106,6 +108,7 @@ class State:
             dobon_loser=np.full(g, -1, i64), roulette=np.zeros(g, bool),
             drew_on=np.zeros((g, p, NUM_COLORS), bool), last_played=np.full((g, p), -1, np.int16),
             last_named=np.full((g, p), -1, np.int8), wd4_after_draw=np.zeros((g, p), bool),
+            shown=np.zeros((g, p, k), np.int8),
             turns=np.zeros(g, np.int32), key=np.zeros(g, np.uint64),
             counter=np.zeros(g, np.uint64), done=np.zeros(g, bool), truncated=np.zeros(g, bool),
             winner=np.full(g, -1, i64), round_winner=np.full(g, -1, i64),

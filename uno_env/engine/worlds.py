@@ -39,9 +39,10 @@ def known_seats(rules: Rules, seat: int) -> list[int]:
 
 def public_state(rules: Rules, state: State, game: int, seat: int) -> State:
     """One game of ``state`` as ``seat`` knows it: the hands of the other players
-    emptied (their sizes kept), the draw pile's cards zeroed (its length kept), the
-    secret of a pending Wild Draw Four (whether it broke its restriction, and the
-    offender's hand when it was played) and the game's random key cleared.
+    emptied but for the cards they showed on a 0 (``zero_open``; their sizes kept), the
+    draw pile's cards zeroed (its length kept), the secret of a pending Wild Draw Four
+    (whether it broke its restriction, and the offender's hand when it was played) and
+    the game's random key cleared.
 
     ``seat`` must be the acting player of ``game`` (the drawn card and the cards a
     retracted Wild Draw Four forces are then its own knowledge)."""
@@ -57,7 +58,7 @@ def public_state(rules: Rules, state: State, game: int, seat: int) -> State:
     pub = state.take(np.array([game]))
     hidden = np.ones(rules.num_players, bool)
     hidden[known_seats(rules, seat)] = False
-    pub.hands[0, hidden] = 0
+    pub.hands[0, hidden] = pub.shown[0, hidden]   # what a 0 showed (zero_open) stays known
     pub.deck[:] = 0
     pub.wd4_guilty[:] = False
     if pub.phase[0] != FORCED_PLAY:   # the offender's own hand only when it is to replay
@@ -78,8 +79,8 @@ def sample_worlds(rules: Rules, state: State, game: int, seat: int, num_worlds: 
     """``num_worlds`` worlds of ``game`` as its acting player ``seat`` knows it.
 
     Built from :func:`public_state` only: in each world the unseen cards are
-    shuffled and dealt to the other hands (to their public sizes), the rest
-    making the draw pile; every world gets its own random key from ``rng``.
+    shuffled and dealt to the other hands (beside the cards they showed, to their
+    public sizes), the rest making the draw pile; every world gets its own random key from ``rng``.
 
     ``drew_on_weight`` below 1 deals by a belief about the opponents instead of
     uniformly: a player who drew while a color was current (and has not played
@@ -96,7 +97,7 @@ def sample_worlds(rules: Rules, state: State, game: int, seat: int, num_worlds: 
     n, p = int(num_worlds), rules.num_players
     unseen = unseen_cards(rules, pub)
     cards = np.repeat(np.arange(NUM_KINDS), unseen)
-    sizes = pub.hand_size[0].astype(np.int64)
+    sizes = pub.hand_size[0].astype(np.int64) - pub.hands[0].sum(axis=1, dtype=np.int64)
     sizes[known_seats(rules, seat)] = 0
     pile_len = int(pub.deck_len[0] - pub.deck_pos[0])
     if (unseen < 0).any() or cards.size != sizes.sum() + pile_len:

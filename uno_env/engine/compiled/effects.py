@@ -119,6 +119,8 @@ def lay(rules, s, g, player, kind, chosen):
     s.hands[g, player, kind] -= 1
     s.hand_size[g, player] -= 1
     s.discard[g, kind] += 1
+    if rules.zero_open:
+        show(s, g, player, kind)
     s.top[g] = kind
     s.top_player[g] = player
     s.color[g] = chosen if IS_WILD[kind] else KIND_COLOR[kind]
@@ -204,12 +206,23 @@ def remember_play(s, g, player, kind, chosen):
 
 
 @njit(cache=True)
+def show(s, g, player, kind):
+    """``zero_open``: a card laid leaves what the table was shown (see ``effects.show``)."""
+    if s.shown[g, player, kind] > 0:
+        s.shown[g, player, kind] -= 1
+    if KIND_NUMBER[kind] == 0:
+        for k in range(NUM_KINDS):
+            s.shown[g, player, k] = s.hands[g, player, k]
+
+
+@njit(cache=True)
 def discard_color(s, g, player, color):
     """Discard All: every card of ``color`` in the hand goes to the discard pile."""
     for k in range(color * NUM_COLORED_SYMBOLS, (color + 1) * NUM_COLORED_SYMBOLS):
         held = s.hands[g, player, k]
         s.discard[g, k] += held
         s.hands[g, player, k] = 0
+        s.shown[g, player, k] = 0
         s.hand_size[g, player] -= held
 
 
@@ -464,6 +477,9 @@ def swap_hands(s, g, a, b):
         held = s.hands[g, a, k]
         s.hands[g, a, k] = s.hands[g, b, k]
         s.hands[g, b, k] = held
+        held = s.shown[g, a, k]
+        s.shown[g, a, k] = s.shown[g, b, k]
+        s.shown[g, b, k] = held
     for c in range(NUM_COLORS):
         drew = s.drew_on[g, a, c]
         s.drew_on[g, a, c] = s.drew_on[g, b, c]
@@ -479,11 +495,13 @@ def rotate_hands(rules, s, g):
     hands = s.hands[g].copy()
     sizes = s.hand_size[g].copy()
     drew_on = s.drew_on[g].copy()
+    shown = s.shown[g].copy()
     for seat in range(rules.num_players):
         if s.active[g, seat]:
             to = seat_after(rules, s, g, seat, 1)
             for k in range(NUM_KINDS):
                 s.hands[g, to, k] = hands[seat, k]
+                s.shown[g, to, k] = shown[seat, k]
             s.hand_size[g, to] = sizes[seat]
             for c in range(NUM_COLORS):
                 s.drew_on[g, to, c] = drew_on[seat, c]
@@ -512,6 +530,7 @@ def shuffle_hands(rules, s, g, player):
         seats[i] = seat
     s.hands[g] = 0
     s.drew_on[g] = False
+    s.shown[g] = 0
     for i in range(total):
         s.hands[g, seats[i % live], by_kind[order[i]]] += 1
     for seat in range(p):
@@ -553,6 +572,7 @@ def eliminate(rules, s, g):
         for seat in range(p):
             if over[seat]:
                 s.hands[g, seat] = 0
+                s.shown[g, seat] = 0
                 s.hand_size[g, seat] = 0
                 s.active[g, seat] = False
                 s.place[g, seat] = p - 1 - s.num_eliminated[g] - rank

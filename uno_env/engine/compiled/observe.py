@@ -31,6 +31,7 @@ _LAST_COLOR = VIEW_SLICES["last_played_color"].start
 _LAST_SYMBOL = VIEW_SLICES["last_played_symbol"].start
 _LAST_NAMED = VIEW_SLICES["last_named"].start
 _WD4_AFTER_DRAW = VIEW_SLICES["wd4_after_draw"].start
+_SHOWN = VIEW_SLICES["shown_hands"].start
 assert NUM_COLORS == 4
 
 
@@ -107,3 +108,9 @@ def observe_memory(rules, s, g, player, out):
         named = last_named[seat]
         if named >= 0:
             out[_LAST_NAMED + (o - 1) * NUM_COLORS + named] = 1.0
+    if rules.zero_open:
+        shown = s.shown[g]
+        for o in range(1, p):
+            seat = (player + o) % p
+            for k in range(NUM_KINDS):
+                out[_SHOWN + (o - 1) * NUM_KINDS + k] = shown[seat, k]

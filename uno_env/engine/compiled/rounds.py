@@ -54,6 +54,7 @@ def clear_round(s, g):
     s.last_played[g, :] = -1
     s.last_named[g, :] = -1
     s.wd4_after_draw[g, :] = False
+    s.shown[g, :, :] = 0
 
 
 @njit(cache=True)

@@ -64,6 +64,7 @@ def copy_row(src, frm, dst, to):
     dst.last_played[to, :] = src.last_played[frm, :]
     dst.last_named[to, :] = src.last_named[frm, :]
     dst.wd4_after_draw[to, :] = src.wd4_after_draw[frm, :]
+    dst.shown[to, :, :] = src.shown[frm, :, :]
 
 
 @njit(cache=True)
