@@ -1,9 +1,10 @@
-# The commands of the README: `make run`, `make test`, `make bench`. All create .venv.
+# The commands of the README: `make run`, `make test`, `make docs`, `make bench`. All create
+# .venv.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
-EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench
+EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench,docs
 # Compiles the engine kernels into numba's cache once, right after installing.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
 # `make run`: a short tournament at 4 players (about a minute), printing the ratings table:
@@ -16,7 +17,7 @@ DECISIONS ?= 1000000
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
-.PHONY: run test bench bench-tournament strategies soak lint clean
+.PHONY: run test docs bench bench-tournament strategies soak lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,9 +38,14 @@ run: $(VENV)/.run-installed
 	$(BIN)/uno-env tournament --preset official --players 4 --agents $(RUN_AGENTS) \
 		--games $(GAMES)
 
+# The suite includes the strict documentation build (tests/test_docs.py).
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 -q
+
+# Serves the documentation with its API reference at http://127.0.0.1:8000.
+docs: $(VENV)/.test-installed
+	$(BIN)/mkdocs serve
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench.py

@@ -14,3 +14,14 @@ BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), 
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_readme_example_runs(code: str) -> None:
     exec(compile(code, str(README), "exec"), {"__name__": "readme_example"})
+
+
+def test_readme_fits_a_few_screens() -> None:
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 200
+
+
+def test_readme_links_resolve() -> None:
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    missing = [t for t in targets if not t.startswith("http") and not (README.parent / t).exists()]
+    assert missing == []
