@@ -381,11 +381,13 @@ class ProgressCallback(BaseCallback):
 class EvalCurveCallback(BaseCallback):
     """Every ``eval_every`` learner decisions, the policy's win rate against ``greedy`` and
     ``tuned`` on the same ``curve_deals`` duplicate deals (deal seeds from 900,000, used by
-    no other measurement), with its 95% interval, in TensorBoard (``eval/...``)."""
+    no other measurement), with its 95% interval, in TensorBoard (``eval/...``) and in
+    :attr:`points` (which ``config.json`` keeps as ``curve``)."""
 
     def __init__(self, cfg: Config) -> None:
         super().__init__()
         self.cfg, self.next_point = cfg, 0
+        self.points: list[dict[str, Any]] = []
         self.rules = cfg.rules()[0]
         self.opponents = {name: make_agent(name) for name in ("greedy", "tuned")}
 
@@ -394,8 +396,10 @@ class EvalCurveCallback(BaseCallback):
             return
         self.next_point = self.num_timesteps + self.cfg.eval_every
         agent = PolicyAgent(self.model.policy)
+        self.points.append({"timesteps": int(self.num_timesteps)})
         for name, opponent in self.opponents.items():
             r = head_to_head(agent, opponent, self.rules, self.cfg.curve_deals, CURVE_SEED)
+            self.points[-1][name] = r
             for key in ("win_rate", "low", "high"):
                 self.logger.record(f"eval/{name}_{key}", r[key])
         self.logger.dump(self.num_timesteps)
@@ -500,8 +504,9 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     callbacks: list[BaseCallback] = [CheckpointEvery(cfg.checkpoint_every, out / "checkpoints")]
     if cfg.opponents == "self-play":
         callbacks.append(SelfPlayCallback(pools, cfg))
+    curve = EvalCurveCallback(cfg)
     if cfg.eval_every:
-        callbacks.append(EvalCurveCallback(cfg))
+        callbacks.append(curve)
     if cfg.progress:
         callbacks.append(ProgressCallback(env, cfg.timesteps))
     start = time.perf_counter()
@@ -529,6 +534,7 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
         "steps_per_second": round(model.num_timesteps / seconds, 1),
         "env_share": round(env.seconds / seconds, 4),
         "torch": torch.__version__,
+        "curve": curve.points,
     }
     write_atomic(out / "config.json", json.dumps(record, indent=2) + "\n")
     print(f"{model.num_timesteps:,} steps in {seconds:.0f} s: {record['steps_per_second']:,.0f}"

@@ -13,7 +13,8 @@ rate with its 95% interval, their mean and spread. With ``--ship``, the network 
 the run chosen *before* these deals are played (``--choose``: the one with the best
 last curve point against ``tuned`` recorded during training, or a given index) is
 copied there with a model card (``<stem>.json``: recipe, commands, seeds, budget and
-this report). ``--out`` keeps the report (JSON, written atomically).
+this report). ``--out`` keeps the report (JSON, written atomically). Ctrl-C stops with
+exit status 130 and writes nothing (the results so far are printed as they come).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -78,9 +80,13 @@ def run_record(run: Path) -> dict[str, Any]:
     return {}
 
 
-def last_curve_point(record: dict[str, Any]) -> float:
-    """The last recorded win rate against tuned during training (-1 if none)."""
+def last_curve_point(record: dict[str, Any], run: Path) -> float:
+    """The last recorded win rate against tuned during training (-1 if none); for a PPO
+    run without a curve, its final evaluation against tuned (``eval.json``, deals other
+    than the fresh ones of this report)."""
     points = [r.get("curve", {}) for r in record.get("rounds", [])] or record.get("curve", [])
+    if not points and (run / "eval.json").is_file():
+        points = [{row["opponent"]: row} for row in json.loads((run / "eval.json").read_text())]
     for point in reversed(points):
         if "tuned" in point:
             return float(point["tuned"]["win_rate"])
@@ -94,15 +100,35 @@ def summary(rates: list[float]) -> dict[str, float]:
             else 0.0}
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Exit status 0, or 130 after Ctrl-C (nothing written: no network shipped, no
+    report)."""
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    try:
+        report = measure(args, argv)
+    except KeyboardInterrupt:
+        print("\nseeds_report: interrupted; nothing was written (no network shipped, no "
+              "report): the results printed above are all there is", file=sys.stderr)
+        return 130
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C waits for the files
+    try:
+        write(args, report)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return 0
+
+
+def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
+    """Every network against every opponent (printed as it comes): the report."""
     rules = Rules.preset(args.preset, num_players=args.players)
     records = [run_record(r) for r in args.run_list]
     report: dict[str, Any] = {
         "command": "python experiments/seeds_report.py " + " ".join(argv),
         "preset": args.preset, "players": args.players, "deals": args.deals,
         "deal_seeds": [args.seed, args.seed + args.deals - 1], "results": {}}
+    print(f"measuring {len(args.run_list)} networks against {args.opponents} on "
+          f"{args.deals:,} deals", flush=True)
     for name in args.opponents.split(","):
         opponent = make_agent(name)
         each = []
@@ -117,9 +143,17 @@ def main(argv: list[str] | None = None) -> None:
         s = report["results"][name]["seeds"]
         print(f"vs {name}: mean {s['mean']:.2%} over {len(each)} seeds "
               f"({s['min']:.2%}-{s['max']:.2%})", flush=True)
+    report["records"] = records
+    return report
+
+
+def write(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """Ship the chosen network with its model card, and write the report."""
+    records = report.pop("records")
     if args.ship:
-        k = (int(np.argmax([last_curve_point(r) for r in records]))
-             if args.choose == "curve" else int(args.choose))
+        points = [last_curve_point(r, run)
+                  for r, run in zip(records, args.run_list, strict=True)]
+        k = int(np.argmax(points)) if args.choose == "curve" else int(args.choose)
         report["shipped"] = {"run": str(args.run_list[k]), "chosen_by": args.choose}
         ship = Path(args.ship)
         shutil.copyfile(args.run_list[k] / "model.safetensors", ship)
@@ -137,4 +171,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from uno_env.cli import run_command
+
+    sys.exit(run_command(main, "seeds_report"))

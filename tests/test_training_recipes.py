@@ -89,6 +89,9 @@ def test_ppo_fine_tunes_a_distilled_network_with_an_anchor(distilled: Path,
     assert card["config"]["anchor"] == 0.5
     legal_play(f"net:{out / 'model.safetensors'}")
     assert list((out / "tb").rglob("events.*"))
+    curve = json.loads((out / "config.json").read_text())["curve"]
+    assert len(curve) >= 1 and curve[-1]["timesteps"] == 256
+    assert curve[-1]["tuned"]["games"] == 8 and "greedy" in curve[-1]
 
 
 def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
