@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,17 @@ def test_every_docs_page_is_in_the_site():
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     pages = sorted(p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md"))
     assert [p for p in pages if p not in nav] == []
+
+
+def _examples() -> list[tuple[str, str]]:
+    """Every ```python block of the docs pages (```py blocks are shown, not run)."""
+    out = []
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+        out += [(f"{page.stem}-{i}", code) for i, code in enumerate(blocks)]
+    return out
+
+
+@pytest.mark.parametrize("code", [c for _, c in _examples()], ids=[i for i, _ in _examples()])
+def test_docs_example_runs(code):
+    exec(compile(code, "docs example", "exec"), {"__name__": "docs_example"})
