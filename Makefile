@@ -11,9 +11,12 @@ WARM_UP := $(BIN)/python -m uno_env.engine.compiled
 # the heuristics, the search agent at a small budget and the random_play baseline.
 GAMES ?= 600
 RUN_AGENTS ?= tuned,defender,greedy,random_play,ismcts:budget=16
-# Decisions of random play checked by `make soak` (shared by every preset, player count
-# and backend).
+# Decisions of random play checked by `make soak`, shared by every preset (at 2, 4, 7 and
+# 10 players) and RULE_SETS random rule combinations (2-10 players), each on both backends,
+# with the reward and place invariants (docs/reliability.md).
 DECISIONS ?= 1000000
+RULE_SETS ?= 64
+SOAK_SEED ?= 0
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
@@ -51,7 +54,8 @@ bench: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench.py
 
 soak: $(VENV)/.test-installed
-	$(BIN)/python experiments/soak.py --decisions $(DECISIONS)
+	$(BIN)/python experiments/soak.py --decisions $(DECISIONS) --random-rules $(RULE_SETS) \
+		--seed $(SOAK_SEED)
 
 bench-tournament: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench_tournament.py

@@ -10,8 +10,10 @@ its own process (``train_ppo.py``, so every run is exactly a command a user can
 repeat). Every trained policy is then measured against ``greedy`` on the same
 ``--deals`` duplicate deals (train_ppo's evaluation, deal seeds from 10,000), and the
 table gives each variant's mean over seeds, every seed's rate and the interval of
-each. Runs already finished in ``--out`` (their ``eval.json`` exists) are reused, so
-a killed ablation continues where it stopped; ``--list`` prints the variants.
+each. Runs already finished in ``--out`` (their ``eval.json`` exists) are reused, and
+a run stopped midway resumes from its last checkpoint, so a killed ablation continues
+where it stopped. Ctrl-C stops the runs in progress (each saves a checkpoint), says
+which runs are finished and exits with status 130; ``--list`` prints the variants.
 
 Writes ``--out/ablation.json`` (settings, command, one row per run) and
 ``--out/ablation.md`` (the table).
@@ -22,8 +24,10 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -84,6 +88,49 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+class Runs:
+    """The training processes running, so that Ctrl-C can stop them all."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running: set[subprocess.Popen] = set()
+        self.stopping = False
+
+    def run(self, command: list[str]) -> None:
+        """Run one command to its end (``CalledProcessError`` if it fails or is stopped)."""
+        with self.lock:
+            if self.stopping:
+                raise subprocess.CalledProcessError(130, command)
+            # its own session: Ctrl-C reaches the ablation only, which stops each run once
+            proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
+            self.running.add(proc)
+        try:
+            code = proc.wait()
+        finally:
+            with self.lock:
+                self.running.discard(proc)
+        if code:
+            raise subprocess.CalledProcessError(code, command)
+
+    def stop(self, timeout: float = 120.0) -> None:
+        """Start no new run and interrupt the running ones (each saves a checkpoint)."""
+        with self.lock:
+            self.stopping = True
+            procs = list(self.running)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        for proc in procs:
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+RUNS = Runs()
+
+
 def run_one(variant: str, seed: int, args: argparse.Namespace) -> dict[str, Any]:
     """Train (unless done already) and read one run's evaluation against greedy."""
     out = Path(args.out) / f"{variant}-seed{seed}"
@@ -94,7 +141,10 @@ def run_one(variant: str, seed: int, args: argparse.Namespace) -> dict[str, Any]
                    "--eval-opponents", "greedy", "--eval-deals", str(args.deals),
                    "--checkpoint-every", str(10 * args.timesteps), "--no-progress",
                    "--out", str(out)]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        if any((out / "checkpoints").glob("step_*.pt")):   # stopped midway: continue it
+            command.append("--resume")
+        print(f"training {variant} seed {seed} in {out}", flush=True)
+        RUNS.run(command)
     result = json.loads((out / "eval.json").read_text())[0]
     config = json.loads((out / "config.json").read_text())
     return {"variant": variant, "seed": seed, "win_rate": result["win_rate"],
@@ -115,25 +165,38 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Exit status 0, or 130 after Ctrl-C (the finished runs kept, the others stopped at
+    a checkpoint)."""
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(v, s) for v in args.variants.split(",") for s in args.seed_list]
+    pool = ThreadPoolExecutor(args.jobs)
     try:
-        with ThreadPoolExecutor(args.jobs) as pool:
-            rows = list(pool.map(lambda job: run_one(*job, args), jobs))
+        rows = list(pool.map(lambda job: run_one(*job, args), jobs))
     except KeyboardInterrupt:
-        raise SystemExit("stopped: finished runs are kept; the same command continues") \
-            from None
+        RUNS.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+        done = [f"{v}-seed{s}" for v, s in jobs
+                if (out / f"{v}-seed{s}" / "eval.json").exists()]
+        print(f"\nppo_ablation: interrupted; {len(done)} of {len(jobs)} runs finished and "
+              f"kept in {out}{': ' + ', '.join(done) if done else ''}; the runs in progress "
+              "saved a checkpoint; no table was written; the same command continues",
+              file=sys.stderr)
+        return 130
+    pool.shutdown()
     record = {"command": "python experiments/ppo_ablation.py " + shlex.join(argv),
               "timesteps": args.timesteps, "deals": args.deals, "runs": rows}
     for name, text in (("ablation.json", json.dumps(record, indent=2) + "\n"),
                        ("ablation.md", table(rows))):
         write_atomic(out / name, text)
     print(table(rows))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    from uno_env.cli import run_command
+
+    sys.exit(run_command(main, "ppo_ablation"))

@@ -120,6 +120,7 @@ class SoakReport:
     seconds: float = 0.0
     violations: list[Problem] = field(default_factory=list)
     exceptions: list[Problem] = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def ok(self) -> bool:
@@ -346,10 +347,13 @@ def soak(config: SoakConfig, steps: int | None = None) -> SoakReport:
                         unit="decision", unit_scale=True, smoothing=0.05,
                         mininterval=0.5 if sys.stderr.isatty() else 60)   # a log: each minute
     start = time.perf_counter()
-    for name, rules, backend in combos:
-        if progress is not None:
-            progress.set_description(f"{name} {rules.num_players}p {backend}")
-        soak_one(name, rules, backend, config, share, steps, report, progress)
+    try:
+        for name, rules, backend in combos:
+            if progress is not None:
+                progress.set_description(f"{name} {rules.num_players}p {backend}")
+            soak_one(name, rules, backend, config, share, steps, report, progress)
+    except KeyboardInterrupt:   # Ctrl-C: report what was checked so far
+        report.interrupted = True
     report.seconds = time.perf_counter() - start
     if progress is not None:
         progress.close()
@@ -412,11 +416,19 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[SoakConfig, int | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit status 0: no problem; 1: problems found; 130: interrupted (Ctrl-C), after the
+    summary of the decisions played until then (a soak saves no file)."""
     config, steps = parse_args(argv)
     report = soak(config, steps)
-    print(summary(report))
+    print(summary(report), flush=True)
+    if report.interrupted:
+        print(f"soak: interrupted after {report.decisions:,} decisions; nothing is saved (a "
+              "soak writes no file), the summary above covers them", file=sys.stderr)
+        return 130
     return 0 if report.ok else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from uno_env.cli import run_command
+
+    sys.exit(run_command(main, "soak"))

@@ -13,11 +13,13 @@ from __future__ import annotations
 import shlex
 import sys
 
-from agents.ppo_training import parse_config, train
 from uno_env.cli import run_command
 
 
 def main(argv: list[str] | None = None) -> None:
+    # imported here, under run_command: Ctrl-C during the slow imports ends cleanly too
+    from agents.ppo_training import parse_config, train
+
     argv = sys.argv[1:] if argv is None else argv
     train(parse_config(argv), "python experiments/train_ppo.py " + shlex.join(argv))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +229,70 @@ def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) ->
                           capture_output=True, text=True, env={**os.environ,
                                                                "PYTHONPATH": str(REPO)})
     assert done.returncode != 0 and "--prior reads the whole observation" in done.stderr
+
+
+def interrupt(script: str, *args: str, started: str, grace: float = 0.0
+              ) -> tuple[int, str, str]:
+    """Run ``experiments/<script>``, send it SIGINT once ``started`` shows in its output
+    (then ``grace`` seconds more), and return its exit status, stdout and stderr."""
+    import signal
+    import threading
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, str(REPO / "experiments" / script), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    seen = {"out": b"", "err": b""}
+
+    def pump(name: str, stream) -> None:
+        while chunk := os.read(stream.fileno(), 4096):
+            seen[name] += chunk
+
+    readers = [threading.Thread(target=pump, args=(n, s), daemon=True)
+               for n, s in (("out", proc.stdout), ("err", proc.stderr))]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + 300
+    while started.encode() not in seen["out"] + seen["err"]:
+        assert proc.poll() is None and time.monotonic() < deadline, seen
+        time.sleep(0.2)
+    time.sleep(grace)
+    proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=300)
+    for reader in readers:
+        reader.join(timeout=10)
+    return code, seen["out"].decode(), seen["err"].decode()
+
+
+def test_ctrl_c_stops_a_soak_with_its_summary() -> None:
+    code, out, err = interrupt("soak.py", "--presets", "official", "--players", "2",
+                               "--backends", "numpy", "--decisions", "1000000000",
+                               started="decision", grace=2)
+    assert code == 130, err
+    assert "Traceback" not in err and "decisions:" in out and "violations: 0" in out
+    assert "soak: interrupted after" in err and "nothing is saved" in err
+
+
+def test_ctrl_c_stops_a_seeds_report_writing_nothing(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copyfile(REPO / "agents" / "models" / "official-2p.safetensors",
+                    run / "model.safetensors")
+    ship, report = tmp_path / "ship.safetensors", tmp_path / "report.json"
+    code, out, err = interrupt("seeds_report.py", "--runs", str(run), "--opponents",
+                               "random", "--deals", "100000000", "--ship", str(ship),
+                               "--out", str(report), started="measuring", grace=2)
+    assert code == 130, err
+    assert "Traceback" not in err and "seeds_report: interrupted; nothing was written" in err
+    assert not ship.exists() and not report.exists()
+
+
+def test_ctrl_c_stops_a_ppo_ablation_and_its_runs(tmp_path: Path) -> None:
+    out = tmp_path / "ablation"
+    code, _, err = interrupt("ppo_ablation.py", "--variants", "baseline", "--seeds", "0",
+                             "--timesteps", "100000000", "--out", str(out),
+                             started="training baseline", grace=3)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert "ppo_ablation: interrupted; 0 of 1 runs finished" in err
+    assert not (out / "ablation.json").exists()
