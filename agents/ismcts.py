@@ -65,6 +65,10 @@ class IsmctsAgent(Agent):
     #: 0.7 GB) whatever the budget and the number of decisions in a call. A call within
     #: it (1,024 decisions at budget 256) plays exactly as one batch.
     max_playouts: int = 1 << 18
+    #: Play the playouts inside the compiled engine when it and the playout policies can
+    #: (:meth:`uno_env.Engine.play_policy`: the same decisions, far faster); False steps
+    #: the policies in Python (the reference the speed benchmarks compare with).
+    compiled_playouts: bool = True
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
@@ -169,7 +173,7 @@ class IsmctsAgent(Agent):
             seats.append(np.full(worlds * legal.size, seat))
         first_actions, seat_of = np.concatenate(first), np.concatenate(seats)
         sims = self._engine_for(engine, first_actions.size)
-        sims.state = concat_states(states)
+        sims.state = states[0] if len(states) == 1 else concat_states(states)
         value = self._playouts(sims, first_actions, seat_of, rng)
         split = np.cumsum([a.size for a in first])[:-1]
         return [v.reshape(legal.size, -1)
@@ -194,7 +198,7 @@ class IsmctsAgent(Agent):
     def _compiled_policies(self, sims: Engine) -> tuple[PlayoutPolicy, PlayoutPolicy] | None:
         """The playout policies (own seat, others) as tables the compiled engine plays
         by itself, or None when the engine or a policy cannot."""
-        if sims.backend != "numba":
+        if sims.backend != "numba" or not self.compiled_playouts:
             return None
         pair = (self.policy, self.opponent_policy or self.policy)
         made = [getattr(p, "playout_policy", None) for p in pair]

@@ -17,9 +17,13 @@ Prints, as tables:
   (``uno_env/rlcard_reference.py``), with the ratio of the two;
 * learner steps/s of the batched env with random opponents at 1024 and 4096
   games (:func:`bench_vec_env`, the learner core alone, and
-  :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed).
+  :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed);
+* decisions/s of the search agent at the budgets in use, heads-up, one game at a
+  time, with its playouts compiled and, beside it, stepped in Python as before
+  (:func:`bench_search`).
 
-Usage: ``python experiments/bench.py [--seconds S] [--warmup S]`` (``make bench``).
+Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]``
+(``make bench``).
 """
 
 from __future__ import annotations
@@ -320,10 +324,40 @@ def bench_vec(seconds: float, warmup: float) -> None:
                 ("envs", "bench_vec_env", "UnoVecEnv.step"), rows)
 
 
+#: The searches in use: the default budget, the budget that beats ``tuned`` heads-up and
+#: a search whose playouts run to the end of the game.
+SEARCHES = ("ismcts", "ismcts:budget=384", "ismcts:budget=256,horizon=0")
+
+
+def bench_search(calls: int) -> None:
+    """The search table: decisions/s (CPU time of this process) of each of
+    :data:`SEARCHES` heads-up, one game at a time, with compiled playouts and, as the
+    same-run reference, with its playout policy stepped in Python as before."""
+    from agents import make_agent
+    from uno_env.decision_speed import decisions_per_second
+
+    rules = Rules.preset("official", num_players=2)
+    rows = []
+    for spec in SEARCHES:
+        rate = {}
+        for compiled in (True, False):
+            agent = make_agent(spec)
+            agent.compiled_playouts = compiled
+            decisions_per_second(agent, rules, 1, 4)             # warm-up
+            rate[compiled] = decisions_per_second(agent, rules, 1, calls)[1]
+        rows.append((spec, f"{rate[True]:,.0f}", f"{rate[False]:,.0f}",
+                     f"{rate[True] / rate[False]:.1f}x"))
+    print_table(f"Search, official rules, 2 players, one game at a time, {calls} calls "
+                "(decisions per CPU second; reference: the playout policy stepped in Python)",
+                ("agent", "compiled playouts", "Python playouts", "ratio"), rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="timed run per line")
     parser.add_argument("--warmup", type=float, default=1.0, help="untimed run before each")
+    parser.add_argument("--search-calls", type=int, default=100,
+                        help="timed search calls per agent and playout mode (0: no search table)")
     args = parser.parse_args()
 
     print_table("Machine", ("item", "value"), [
@@ -381,6 +415,8 @@ def main() -> None:
 
     bench_aec(args.seconds, args.warmup)
     bench_vec(args.seconds, args.warmup)
+    if args.search_calls:
+        bench_search(args.search_calls)
 
 
 if __name__ == "__main__":

@@ -140,3 +140,10 @@ def test_a_quick_strategy_run_leaves_the_published_results_alone(tmp_path, monke
     strategies.main(["--quick", *SMALL[:6]])
     assert {p: p.stat().st_mtime_ns for p in strategies.DOCS.glob("strategies*")} == published
     assert (tmp_path / "runs" / "strategies-quick" / "strategies.md").exists()
+
+
+def test_search_bench_prints_both_playout_modes(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(bench, "SEARCHES", ("ismcts:budget=8", "ismcts:budget=8,horizon=0"))
+    bench.bench_search(calls=2)
+    out = capsys.readouterr().out
+    assert "compiled playouts" in out and "Python playouts" in out and "budget=8,horizon=0" in out

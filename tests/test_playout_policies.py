@@ -89,16 +89,14 @@ def test_play_policy_checks_its_input():
 @pytest.mark.parametrize(("preset", "players", "spec"), [
     ("official", 2, "ismcts:budget=48"), ("official", 4, "ismcts:budget=32,playout=greedy"),
     ("no_mercy", 3, "ismcts:budget=24,horizon=0,opponent=defender")])
-def test_search_values_are_those_of_the_python_playouts(monkeypatch, preset, players, spec):
+def test_search_values_are_those_of_the_python_playouts(preset, players, spec):
     """ismcts values its actions by the compiled playouts exactly as by the agents' loop."""
-    from agents.ismcts import IsmctsAgent
-
     eng = random_positions(preset, players, games=16, seed=players)
     live = np.flatnonzero(~eng.state.done)
     masks = eng.legal_action_mask(live)
     agent = make_agent(spec)
     compiled = agent.action_values(eng, live, masks, np.random.default_rng(1))
-    monkeypatch.setattr(IsmctsAgent, "_compiled_policies", lambda self, sims: None)
+    agent.compiled_playouts = False
     stepped = agent.action_values(eng, live, masks, np.random.default_rng(1))
     for a, b in zip(compiled, stepped, strict=True):
         np.testing.assert_array_equal(a, b)

@@ -58,6 +58,18 @@ _LAST_NAMED = _V["last_named"].start
 _WD4_AFTER_DRAW = _V["wd4_after_draw"].start
 _PER_COLOR = NUM_COLORED_KINDS // NUM_COLORS
 _NUM_DYNAMIC = len(DYNAMIC)
+# where linear_choice keeps its tables in its work buffer
+_W_HAND = 0
+_W_BY_COLOR = _W_HAND + NUM_KINDS
+_W_BY_SYMBOL = _W_BY_COLOR + NUM_COLORS
+_W_SHOWN_COLOR = _W_BY_SYMBOL + _PER_COLOR
+_W_SHOWN_SYMBOL = _W_SHOWN_COLOR + NUM_COLORS
+_W_SIZES = _W_SHOWN_SYMBOL + _PER_COLOR
+_W_UNSEEN = _W_SIZES + OTHERS
+_W_DREW_ON = _W_UNSEEN + NUM_COLORS
+_W_NAMED = _W_DREW_ON + NUM_COLORS
+_W_F = _W_NAMED + NUM_COLORS
+WORK_SIZE = _W_F + _NUM_DYNAMIC
 
 
 @njit(cache=True)
@@ -79,16 +91,19 @@ def _bluff(size):
 
 
 @njit(cache=True)
-def linear_choice(obs, mask, static, weights, relief):
+def linear_choice(obs, mask, static, weights, relief, work):
     """The legal action of the highest ``static + weights @ features`` (then less
-    ``relief`` when answering a penalty), as ``agents.features.feature_scores`` sums it."""
-    hand = np.empty(NUM_KINDS)
+    ``relief`` when answering a penalty), as ``agents.features.feature_scores`` sums it.
+    ``work`` (``float64[WORK_SIZE]``) holds the intermediate tables (no allocation per
+    decision)."""
+    hand = work[_W_HAND:_W_HAND + NUM_KINDS]
     for k in range(NUM_KINDS):
         hand[k] = obs[_HAND + k]
-    by_color = np.zeros(NUM_COLORS)
-    by_symbol = np.zeros(_PER_COLOR)
-    shown_color = np.zeros(NUM_COLORS)
-    shown_symbol = np.zeros(_PER_COLOR)
+    by_color = work[_W_BY_COLOR:_W_BY_COLOR + NUM_COLORS]
+    by_symbol = work[_W_BY_SYMBOL:_W_BY_SYMBOL + _PER_COLOR]
+    shown_color = work[_W_SHOWN_COLOR:_W_SHOWN_COLOR + NUM_COLORS]
+    shown_symbol = work[_W_SHOWN_SYMBOL:_W_SHOWN_SYMBOL + _PER_COLOR]
+    work[_W_BY_COLOR:_W_SIZES] = 0.0
     for c in range(NUM_COLORS):
         for j in range(_PER_COLOR):
             by_color[c] += hand[c * _PER_COLOR + j]
@@ -103,15 +118,13 @@ def linear_choice(obs, mask, static, weights, relief):
     color = _first_max(obs, _COLOR, NUM_COLORS)
     phase = _first_max(obs, _PHASE, _NUM_PHASE_SLOTS)
     pending = np.float64(obs[_PENDING])
-    sizes = np.empty(OTHERS)
-    present = np.empty(OTHERS, np.bool_)
+    sizes = work[_W_SIZES:_W_SIZES + OTHERS]
     first, last, second_cw, second_ccw = 99, -1, 99, -1
     num_present = 0
     min_size = 999.0
     for o in range(OTHERS):
         sizes[o] = obs[_SIZES + o]
-        present[o] = obs[_PRESENT + o] > 0
-        if present[o]:
+        if obs[_PRESENT + o] > 0:
             num_present += 1
             min_size = min(min_size, sizes[o])
             if first == 99:
@@ -128,14 +141,15 @@ def linear_choice(obs, mask, static, weights, relief):
     after_next = second if 0 <= second < 99 else nxt
     heads_up = players == 2 or num_present == 1
     deck = _first_max(obs, _DECK_FLAGS, _NUM_DECKS)
-    unseen = np.empty(NUM_COLORS)
+    unseen = work[_W_UNSEEN:_W_UNSEEN + NUM_COLORS]
     total_unseen = 0.0
     for c in range(NUM_COLORS):
         unseen[c] = max(COLORS_OF_DECKS[deck, c] - shown_color[c] - by_color[c], 0.0)
         total_unseen += unseen[c]
     total_unseen = max(total_unseen, 1.0)
-    drew_on_count = np.zeros(NUM_COLORS)
-    named_count = np.zeros(NUM_COLORS)
+    drew_on_count = work[_W_DREW_ON:_W_DREW_ON + NUM_COLORS]
+    named_count = work[_W_NAMED:_W_NAMED + NUM_COLORS]
+    work[_W_DREW_ON:_W_F] = 0.0
     for o in range(OTHERS):
         for c in range(NUM_COLORS):
             drew_on_count[c] += obs[_DREW_ON + o * NUM_COLORS + c] > 0
@@ -148,7 +162,7 @@ def linear_choice(obs, mask, static, weights, relief):
     after_draw_prev = 1.0 if obs[_WD4_AFTER_DRAW + previous] > 0 else 0.0
     answering = 1.0 if phase == RESPOND else 0.0
     big = min(own_size, 8.0) / 8.0
-    f = np.empty(_NUM_DYNAMIC)
+    f = work[_W_F:_W_F + _NUM_DYNAMIC]
     best, best_score = 0, -np.inf
     for a in range(NUM_ACTIONS):
         if not mask[a]:
@@ -206,9 +220,10 @@ def linear_choice(obs, mask, static, weights, relief):
 
 
 @njit(cache=True)
-def greedy_choice(obs, mask, static, color_weight, threshold):
+def greedy_choice(obs, mask, static, color_weight, threshold, work):
     """The legal action of the highest greedy score (``agents.greedy.GreedyAgent.scores``)."""
-    by_color = np.zeros(NUM_COLORS)
+    by_color = work[_W_BY_COLOR:_W_BY_COLOR + NUM_COLORS]
+    by_color[:] = 0.0
     for c in range(NUM_COLORS):
         for j in range(_PER_COLOR):
             by_color[c] += obs[_HAND + c * _PER_COLOR + j]
@@ -242,6 +257,7 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds_held = np.empty(NUM_KINDS, np.bool_)
     obs = np.empty(OBS_SIZE, np.float32)
+    work = np.empty(WORK_SIZE)
     limit = horizon if horizon > 0 else 10 * rules.max_turns
     for i in range(games.size):
         g = games[i]
@@ -255,9 +271,10 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
             p = 0 if player == seats[i] else 1
             observe_row(rules, s, g, player, obs)
             if kinds[p] == GREEDY:
-                a = greedy_choice(obs, mask, static[p], color_weight[p], threshold[p])
+                a = greedy_choice(obs, mask, static[p], color_weight[p], threshold[p],
+                                  work)
             else:
-                a = linear_choice(obs, mask, static[p], weights[p], relief[p])
+                a = linear_choice(obs, mask, static[p], weights[p], relief[p], work)
             decide(rules, s, g, a, rewards[g])
             play_forced(rules, s, g, rewards[g])
         refresh_mask(rules, s, g, new_masks, kinds_held)
