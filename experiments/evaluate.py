@@ -18,14 +18,13 @@ import argparse
 import json
 import shlex
 import sys
-from pathlib import Path
 
 from agents import BatchAgent, make_agent
 from uno_env import Rules
 from uno_env.checks import SEED_LIMIT
 from uno_env.cli import integer_from, run_command, user_errors
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
-from uno_env.tournament_report import check_output
+from uno_env.tournament_report import check_output, write_atomic
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -98,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.out:
         record = {"command": "python experiments/evaluate.py " + shlex.join(argv),
                   "preset": args.preset, "players": args.players, "results": rows}
-        Path(args.out).write_text(json.dumps(record, indent=2) + "\n")
+        write_atomic(args.out, json.dumps(record, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The strategy benchmark: every agent against the random baselines on every preset.
 
-Writes ``docs/strategies.md`` (tables), ``docs/strategies.json`` (every number)
-and the figures ``docs/strategies_*.png``:
+Writes ``docs/strategies.md`` (tables), ``docs/results/strategies.json`` (every
+number) and the figures ``docs/strategies_*.png``:
 
 * every agent against ``random_play`` and against ``random`` (one agent at the
   table, the baseline in every other seat), heads-up and at 4 and 6 players, on
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     presets = args.presets or list(PRESETS)
     todo = [c for c in cells(agents, presets)
             if not is_search(c[0], args) or c[2] in args.search_presets]
-    done = load_cells(args.out / "strategies.json") if args.resume else {}
+    done = load_cells(record_path(args.out)) if args.resume else {}
     keys = [cell_key(a, b, p, n, games_for(a, b, p, args), args.seed) for a, b, p, n in todo]
     plain = [a for a in agents if not is_search(a, args)]
     k = len(plain)   # every pair plays headline_games games: 2 seatings per pair
@@ -164,11 +164,17 @@ def run(args: argparse.Namespace, say: Callable[[str], None]) -> dict:
     return {"cells": [done[key] for key in keys], "head_to_head": h2h, "duels": duel_rows}
 
 
+def record_path(out: Path) -> Path:
+    """Where the run's record goes: ``results/strategies.json`` under ``out`` (the
+    project keeps its result records in ``docs/results/``)."""
+    return out / "results" / "strategies.json"
+
+
 def save_cells(out: Path, rows: list[dict]) -> None:
     """Keep the cells played so far (a long run can be resumed with ``--resume``); the
     file is replaced whole (:func:`write_atomic`), never left half-written."""
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "strategies.json"
+    path = record_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
     data = read_record(path)
     data["cells"] = rows
     write_atomic(path, json.dumps(data, indent=1))
@@ -190,7 +196,7 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         "rotation of the seats, so every player sits in every seat on the same cards.",
         "Win rates are over all games of the cell (a game cut at `max_turns` is a loss",
         "for everyone, except under `last_standing` rules once someone has gone out: the",
-        "first out wins it, as the rules say) with 95% Wilson intervals; \"beats\" means",
+        "first out wins it, as the rules say) with 95% intervals over deals; \"beats\" means",
         "the interval lies above the share of a fair seat (1/players).",
         "",
         "- `random`: uniformly random among the legal actions (draws, passes and",
@@ -207,7 +213,7 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         + (f", {args.search_games:,} for search agents ({', '.join(args.search)}; on "
            f"{', '.join(args.search_presets)} only)" if args.search else "")
         + f"; seed {args.seed}. Every cell is deterministic (`--resume` reuses finished "
-        "ones). All numbers: [strategies.json](strategies.json).",
+        "ones). All numbers: [results/strategies.json](results/strategies.json).",
         "",
     ]
     lines += headline(rows)
@@ -273,7 +279,7 @@ def targets(out: dict, args: argparse.Namespace) -> list[str]:
               "players): see [benchmarks.md](benchmarks.md#tournaments)."]
     if recorded:
         lines += ["", f"The search agent's duel with more games is recorded in "
-                  f"[{args.search_duel.name}]({args.search_duel.name}), from "
+                  f"[results/{args.search_duel.name}](results/{args.search_duel.name}), from "
                   f"`{recorded[1]}` (the same numbers with or without `--ray` and at any "
                   "`--batch`)."]
     return lines + [""]
@@ -293,7 +299,7 @@ def recorded_duel(path: Path, best: str) -> tuple[dict, str] | None:
            "win_rate": r["win_rate"], "low": r["win_low"], "high": r["win_high"]}
     command = (f"uno-env tournament --agents {' '.join(res['agents'])} --preset "
                f"{res['preset']} --games {res['games']} --seed {res['seed']} --batch 256 "
-               f"--ray --json docs/{path.name}")
+               f"--ray --json docs/results/{path.name}")
     return row, command
 
 
@@ -399,7 +405,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=None,
                         help=f"where to write (default: docs/, with --quick {QUICK_OUT}/, "
                              "so a smoke run never replaces the published results)")
-    parser.add_argument("--search-duel", type=Path, default=DOCS / "search_duel.json",
+    parser.add_argument("--search-duel", type=Path,
+                        default=DOCS / "results" / "search_duel.json",
                         help="a recorded tournament JSON of a search agent against the best "
                              "heuristic (reported with the targets when present)")
     parser.add_argument("--jobs", type=int, default=1,
@@ -428,7 +435,8 @@ def main(argv: list[str] | None = None) -> None:
             "budget": {"headline_games": args.headline_games, "games": args.games,
                        "search_games": args.search_games, "seed": args.seed},
             "seconds": round(seconds)}
-    write_atomic(args.out / "strategies.json", json.dumps(data, indent=1))
+    record_path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(record_path(args.out), json.dumps(data, indent=1))
     write_atomic(args.out / "strategies.md", markdown(out, args, seconds, command) + "\n")
     print(f"wrote {args.out / 'strategies.md'}")
 

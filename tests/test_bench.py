@@ -89,7 +89,7 @@ def test_strategy_benchmark_numbers_do_not_depend_on_its_jobs(tmp_path) -> None:
     for jobs in ("1", "2"):
         out = tmp_path / jobs
         strategies.main(common + ["--jobs", jobs, "--out", str(out)])
-        data = json.loads((out / "strategies.json").read_text())
+        data = json.loads((out / "results" / "strategies.json").read_text())
         runs.append([{k: v for k, v in r.items() if k != "seconds"} for r in data["cells"]])
     assert runs[0] == runs[1] and len(runs[0]) == 6
 
@@ -113,12 +113,12 @@ def test_strategy_benchmark_keeps_every_cell_as_it_is_played(tmp_path, monkeypat
     monkeypatch.setattr(strategies, "play_cell", stops_at_the_third)
     with pytest.raises(KeyboardInterrupt):
         strategies.main(SMALL + ["--jobs", "1", "--out", str(tmp_path)])
-    kept = json.loads((tmp_path / "strategies.json").read_text())["cells"]
+    kept = json.loads((tmp_path / "results" / "strategies.json").read_text())["cells"]
     assert len(kept) == 2
     monkeypatch.setattr(strategies, "play_cell", lambda *args: played.append(args) or real(*args))
     strategies.main(SMALL + ["--jobs", "1", "--out", str(tmp_path), "--resume"])
     assert len(played) == 2 + 4 + 0        # the 4 cells left (and no duels: no search agent)
-    assert len(json.loads((tmp_path / "strategies.json").read_text())["cells"]) == 6
+    assert len(json.loads((tmp_path / "results" / "strategies.json").read_text())["cells"]) == 6
 
 
 @pytest.mark.parametrize("resume", [[], ["--resume"]])
@@ -126,19 +126,23 @@ def test_strategy_benchmark_keeps_every_cell_as_it_is_played(tmp_path, monkeypat
 def test_a_damaged_results_file_is_replaced_not_trusted(tmp_path, damage, resume) -> None:
     import strategies
 
-    (tmp_path / "strategies.json").write_text(damage)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "strategies.json").write_text(damage)
     strategies.main(SMALL + ["--out", str(tmp_path), *resume])
-    assert len(json.loads((tmp_path / "strategies.json").read_text())["cells"]) == 6
+    assert len(json.loads((tmp_path / "results" / "strategies.json").read_text())["cells"]) == 6
     assert sorted(p.name for p in tmp_path.glob(".*")) == []    # no temporary file left
 
 
 def test_a_quick_strategy_run_leaves_the_published_results_alone(tmp_path, monkeypatch) -> None:
     import strategies
 
-    published = {p: p.stat().st_mtime_ns for p in strategies.DOCS.glob("strategies*")}
+    def published_files() -> dict:
+        return {p: p.stat().st_mtime_ns for p in [*strategies.DOCS.glob("strategies*"),
+                                                   *strategies.DOCS.glob("results/strat*")]}
+    published = published_files()
     monkeypatch.chdir(tmp_path)
     strategies.main(["--quick", *SMALL[:6]])
-    assert {p: p.stat().st_mtime_ns for p in strategies.DOCS.glob("strategies*")} == published
+    assert published_files() == published
     assert (tmp_path / "runs" / "strategies-quick" / "strategies.md").exists()
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from uno_env import Engine, Rules
 from uno_env.cli import main
+from uno_env.compact import compact
 from uno_env.random_actions import random_legal_actions
-from uno_env.simulate import compact, simulate, wilson_interval
+from uno_env.simulate import simulate
 
 
 def test_simulate_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,14 +94,6 @@ def test_simulation_rejects_bad_sizes() -> None:
         simulate(Rules(), 0)
     with pytest.raises(ValueError, match="batch"):
         simulate(Rules(), 5, batch=0)
-
-
-def test_wilson_interval() -> None:
-    lo, hi = wilson_interval(50, 100)
-    assert lo < 0.5 < hi and math.isclose(lo + hi, 1.0)
-    assert wilson_interval(0, 10)[0] == 0.0
-    assert math.isclose(wilson_interval(10, 10)[1], 1.0)
-    assert all(math.isnan(x) for x in wilson_interval(0, 0))
 
 
 def test_module_runs_as_a_command() -> None:

@@ -14,14 +14,8 @@ import pytest
 from agents import GreedyAgent, RandomAgent
 from uno_env import Rules
 from uno_env.cli import agent_specs, main
-from uno_env.tournament import (
-    Records,
-    TournamentError,
-    TournamentResult,
-    agent_labels,
-    seatings,
-    tournament,
-)
+from uno_env.evaluation.play import Records, TournamentError, agent_labels, seatings
+from uno_env.tournament import TournamentResult, tournament
 
 OFFICIAL2 = Rules.preset("official", num_players=2)
 OFFICIAL4 = Rules.preset("official", num_players=4)
@@ -74,9 +68,22 @@ def test_greedy_is_ranked_above_random() -> None:
     stats = res.agent_stats()
     assert stats[1].win_low > max(s.win_high for i, s in enumerate(stats) if i != 1)
     ratings = res.ratings()
-    low = ratings[1][0] - 1.96 * ratings[1][1]
-    assert low > max(mu + 1.96 * sigma for i, (mu, sigma) in enumerate(ratings) if i != 1)
+    low, high = ratings.interval()
+    assert ratings.kind == "openskill"
+    assert low[1] > max(h for i, h in enumerate(high) if i != 1)
     assert res.to_dict()["ratings"][1]["label"] == "greedy"
+    assert ratings.difference(1, 0)["low"] > 0
+
+
+def test_heads_up_ratings_are_bradley_terry_with_intervals_over_deals() -> None:
+    res = tournament(["random", "greedy", "random_play"], OFFICIAL2, 300, seed=2)
+    ratings = res.ratings()
+    low, high = ratings.interval()
+    assert ratings.kind == "elo" and abs(ratings.value.sum()) < 1e-6
+    assert (low <= ratings.value).all() and (ratings.value <= high).all()
+    assert low[1] > high[0]           # greedy above random
+    row = res.to_dict()["ratings"][1]
+    assert row["label"] == "greedy" and row["low"] <= row["rating"] <= row["high"]
 
 
 def test_a_last_standing_game_cut_after_someone_went_out_is_won_by_the_first_out() -> None:
@@ -205,7 +212,7 @@ def test_cli_prints_and_saves_the_results(tmp_path, capsys) -> None:
                  "--no-progress"]) == 0
     text = capsys.readouterr().out
     for expected in ("official, 2 players: 30 games = 5 deals x 6 seatings", "head to head",
-                     "win rate by preset", "greedy#2", "95% CI"):
+                     "win rate by preset", "greedy#2", "95% CI", "rating (Elo, Bradley-Terry)"):
         assert expected in text, expected
     data = json.loads(out.read_text())
     assert [d["preset"] for d in data] == ["official", "house_dobon"]
@@ -218,7 +225,7 @@ def test_cli_prints_and_saves_the_results(tmp_path, capsys) -> None:
 def test_cli_four_players_prints_ratings(capsys) -> None:
     assert main(["tournament", "--agents", "greedy", "random", "random", "random",
                  "--games", "8", "--no-progress"]) == 0
-    assert "rating (mu)" in capsys.readouterr().out
+    assert "rating (openskill mu)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("args", "message"), [

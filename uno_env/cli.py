@@ -199,7 +199,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         table = seatings(len(specs), players)
         report.check_outputs(args.json, args.csv, args.plot)
         if args.ray:
-            from .tournament_ray import connect
+            from .evaluation.ray import connect
 
             connect(None if args.ray is True else str(args.ray))
     per_preset = -(-args.games // len(table)) * len(table)
@@ -212,6 +212,31 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     report.print_results(results)
     with user_errors():
         report.save(results, args.json, args.csv, args.plot)
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    """Play the canonical leaderboard (:mod:`uno_env.leaderboard`) and write its page
+    and record; ``--tiny`` is a smoke run written elsewhere."""
+    import shlex
+    from pathlib import Path
+
+    from . import leaderboard
+
+    folder = Path(leaderboard.TINY_OUT if args.tiny else "docs")
+    out = Path(args.out or folder / "leaderboard.md")
+    record = Path(args.json or (folder if args.tiny else folder / "results") /
+                  "leaderboard.json")
+    if args.tiny:
+        folder.mkdir(parents=True, exist_ok=True)
+    shown = [a for a in (args.argv or []) if a != "--resume"]
+    command = shlex.join(["uno-env", "leaderboard", *shown])
+    with user_errors():
+        settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
+                                             args.rating_rounds)
+        leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,
+                        exploit=Path(args.exploit), say=lambda text: print(text, flush=True))
+    print(f"wrote {out} and {record}")
     return 0
 
 
@@ -314,6 +339,25 @@ def build_parser() -> argparse.ArgumentParser:
     tou.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     tou.set_defaults(func=cmd_tournament)
 
+    led = sub.add_parser("leaderboard", help="every shipped agent on the published deals, "
+                                             "heads-up and at 4 players: docs/leaderboard.md")
+    led.add_argument("--tiny", action="store_true",
+                     help="a smoke run of a few agents and deals, written to "
+                          "runs/leaderboard-tiny/ (its numbers mean nothing)")
+    led.add_argument("--resume", action="store_true",
+                     help="continue a stopped run of the same settings where it stopped")
+    led.add_argument("--jobs", type=integer_from(1), default=1,
+                     help="processes to play in (the results do not depend on it)")
+    led.add_argument("--deals-2p", type=integer_from(1), help="deals of the heads-up table")
+    led.add_argument("--deals-4p", type=integer_from(1), help="deals of the 4-player table")
+    led.add_argument("--rating-rounds", type=integer_from(0),
+                     help="bootstrap resamples of the ratings")
+    led.add_argument("--out", help="the page (default docs/leaderboard.md)")
+    led.add_argument("--json", help="the record (default docs/results/leaderboard.json)")
+    led.add_argument("--exploit", default="docs/results/exploit.json",
+                     help="an experiments/exploit.py record to read exploitability from")
+    led.set_defaults(func=cmd_leaderboard)
+
     pre = sub.add_parser("presets", help="list the rule presets")
     pre.set_defaults(func=cmd_presets)
 
@@ -338,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``uno-env`` command."""
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[2:] if argv is None else argv[1:])
     return run_command(lambda: args.func(args), "uno-env")
 
 

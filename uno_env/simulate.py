@@ -13,28 +13,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
+from .compact import compact
 from .engine import Engine
+from .evaluation.intervals import count_interval
 from .random_actions import random_legal_actions
 from .rules import Rules
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% for the default ``z``).
-
-    Preferred to the normal approximation because it stays inside [0, 1] and is
-    well behaved for rates near 0 or 1 and for few trials. ``(nan, nan)`` for no trials.
-    """
-    if trials <= 0:
-        return math.nan, math.nan
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_random_step(engine: Engine, rng: np.random.Generator, observe: bool
@@ -50,25 +37,6 @@ def play_random_step(engine: Engine, rng: np.random.Generator, observe: bool
     engine.step(random_legal_actions(mask, rng))
     ended = np.flatnonzero(running & engine.state.done)
     return running, ended
-
-
-def compact(engine: Engine, keep: np.ndarray) -> Engine | None:
-    """A new engine holding only the games ``keep`` of ``engine``, each in its current position.
-
-    A step costs about the same for every slot of an engine, finished or not, so
-    the end of a simulation, when a few long games are still running in a large
-    batch, is cheaper on a smaller engine. Relies on the engine state being a
-    struct of arrays whose first axis is the game; returns ``None`` (keep the
-    old engine) if any array of the state does not look like that.
-    """
-    state = engine.state
-    arrays = {f.name: getattr(state, f.name) for f in fields(state)}
-    if any(not isinstance(a, np.ndarray) or a.shape[:1] != (engine.num_games,)
-           for a in arrays.values()):
-        return None
-    small = Engine(engine.rules, int(keep.size), 0, engine.backend)
-    small.state = type(state)(**{name: a[keep].copy() for name, a in arrays.items()})
-    return small
 
 
 @dataclass
@@ -130,8 +98,9 @@ class SimulationResult:
         return self.seat_wins() / n if n else np.full(self.rules.num_players, math.nan)
 
     def seat_win_intervals(self) -> list[tuple[float, float]]:
-        """95% Wilson interval of each seat's win rate."""
-        return [wilson_interval(int(w), self.terminated) for w in self.seat_wins()]
+        """95% interval of each seat's win rate (every game its own deal:
+        :func:`~uno_env.evaluation.intervals.count_interval`)."""
+        return [count_interval(int(w), self.terminated)[1:] for w in self.seat_wins()]
 
     def first_player_wins(self) -> int:
         """Terminated games won by the seat that made the first decision."""
@@ -142,7 +111,7 @@ class SimulationResult:
         return self.first_player_wins() / n if n else math.nan
 
     def first_player_win_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.first_player_wins(), self.terminated)
+        return count_interval(self.first_player_wins(), self.terminated)[1:]
 
     def mean_round_points(self) -> np.ndarray:
         """``float[P]``: mean round points of each seat over the terminated games.

@@ -1,32 +1,14 @@
-"""Tournaments: agents play each other on the batch engine, fairly, with intervals.
+"""Round-robin tournaments: every group of agents on the same deals, with win rates,
+head-to-head tables and ratings.
 
-Fair by construction:
-
-- **Seat rotation.** With ``k`` agents at a table of ``P`` seats, every group of
-  ``P`` agents (all ``C(k, P)`` of them; one group when ``k == P``) is seated
-  in each of its ``P`` cyclic rotations, so every agent plays every seat equally
-  often. Heads-up this is every ordered pair, which gives the head-to-head matrix.
-- **Duplicate deals.** Deal ``d`` (engine seed ``seed * 2**32 + d``) is played
-  under every seating, so the luck of the cards cancels out between agents.
-
-A tournament of ``games`` games therefore plays ``deals = ceil(games / seatings)``
-deals under each of the seatings: ``deals * seatings`` games in all.
-
-Games are played in batch: the engine holds up to ``batch`` games at once
-(the games of one or more seatings), one ``act`` call per agent per step hands
-an agent all the decisions it has to take. Agents draw their random numbers
-from one generator per *chunk* (``chunk`` consecutive deals of one seating,
-seeded by the tournament seed, the seating and the chunk), and a chunk's games
-and calls are the same whatever else shares the engine. Results therefore
-depend on the seed and the chunk size only: not on ``batch``, nor on how the
-chunks are spread over processes (:func:`uno_env.tournament_ray.play_on_ray`).
-
-An agent with an ``act_in(engine, games, observations, masks, rng)`` method
-(every :class:`agents.Agent`; search agents use it to rebuild the worlds an
-observation allows) is called through it, with the engine the games are played
-on and the index of each row's game in it; it must read only what the acting
-player may know and must not change the engine. Other agents are called
-through ``act(observations, masks, rng)``.
+The games are played by :mod:`uno_env.evaluation.play` (seat rotation and duplicate
+deals: see there). With ``k`` agents at a table of ``P`` seats every group of ``P``
+agents is seated in each of its ``P`` rotations; a tournament of ``games`` games
+plays ``deals = ceil(games / seatings)`` deals under each of the seatings:
+``deals * seatings`` games in all. Every interval is taken over deals
+(:mod:`uno_env.evaluation.intervals`); ratings are Bradley-Terry heads-up and
+openskill at 3+ players, with bootstrap intervals over deals
+(:mod:`uno_env.evaluation.ratings`).
 """
 
 from __future__ import annotations
@@ -34,281 +16,32 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
-from itertools import combinations
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .actions import NUM_ACTIONS, action_name
-from .agent_registry import make_agent
-from .engine import Engine
+from .evaluation.intervals import ROUNDS, mean_interval, rate_interval
+from .evaluation.play import (
+    SEED_MAX,
+    Clock,
+    Records,
+    Schedule,
+    TournamentError,
+    build_agents,
+    play_chunks,
+    seatings,
+)
+from .evaluation.ratings import Ratings, heads_up, multi_player
 from .rules import Rules
-from .simulate import compact, wilson_interval
 
-#: z of a two-sided 95% normal interval.
-Z95 = 1.959964
-#: Largest tournament seed: deal ``d`` is engine seed ``seed * 2**32 + d``, an int64.
-SEED_MAX = 2**31 - 1
-
-
-class TournamentError(ValueError):
-    """A tournament that cannot be played, or an agent that broke the rules."""
-
-
-# --- the schedule ---------------------------------------------------------------------------
-
-
-def seatings(num_agents: int, num_players: int) -> np.ndarray:
-    """``int[S, P]``: the agent (entry index) in each seat of every seating.
-
-    Each group of ``P`` agents in index order, then its ``P`` cyclic rotations:
-    seat ``i`` of rotation ``r`` holds the group's member ``(i + r) % P``.
-    """
-    if num_agents < num_players:
-        raise TournamentError(
-            f"{num_agents} agent(s) for {num_players} seats: list at least {num_players} "
-            "(repeat an agent to fill seats, e.g. greedy,random,random,random)")
-    rows = [[group[(i + r) % num_players] for i in range(num_players)]
-            for group in combinations(range(num_agents), num_players)
-            for r in range(num_players)]
-    return np.array(rows, np.int64)
-
-
-def agent_labels(names: Sequence[str]) -> list[str]:
-    """Unique labels: a repeated name gets ``#2``, ``#3``, ... from its second entry on."""
-    seen: dict[str, int] = {}
-    labels = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return labels
-
-
-def deal_seeds(seed: int, deals: np.ndarray) -> np.ndarray:
-    """The engine seed of each deal: ``seed * 2**32 + deal`` (distinct seeds never overlap)."""
-    return int(seed) * 2**32 + np.asarray(deals, np.int64)
-
-
-@dataclass(frozen=True)
-class Schedule:
-    """Which games a tournament plays: every deal under every seating, cut into chunks."""
-
-    seatings: np.ndarray   # int[S, P] entry per seat
-    deals: int             # deals per seating
-    seed: int
-    chunk: int             # deals per chunk (the unit of agent randomness)
-
-    @property
-    def games(self) -> int:
-        return len(self.seatings) * self.deals
-
-    def chunks(self) -> list[tuple[int, int, int]]:
-        """``(seating, first deal, end deal)`` of every chunk, seating by seating."""
-        return [(s, d, min(d + self.chunk, self.deals))
-                for s in range(len(self.seatings)) for d in range(0, self.deals, self.chunk)]
-
-
-# --- playing ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Records:
-    """One row per finished game (a game cut at ``max_turns`` without a result has
-    ``winner == -1``; under ``end="last_standing"`` a cut game where someone had gone
-    out is won by the first out, as the rules say)."""
-
-    seating: np.ndarray    # int64[N]
-    deal: np.ndarray       # int64[N]
-    decisions: np.ndarray  # int64[N]     decisions taken in the game
-    winner: np.ndarray     # int64[N]     winning seat, -1 if cut without a result
-    won: np.ndarray        # bool[N, P]   seat won (both partners in team play)
-    points: np.ndarray     # int64[N, P]  points scored (match totals in match play)
-    standing: np.ndarray   # int64[N, P]  finishing order, 0 best (ties share a value)
-
-    @classmethod
-    def concat(cls, parts: Sequence[Records]) -> Records:
-        """All ``parts`` in one, sorted by seating then deal (the canonical order)."""
-        merged = {f.name: np.concatenate([getattr(p, f.name) for p in parts])
-                  for f in fields(cls)}
-        order = np.lexsort((merged["deal"], merged["seating"]))
-        return cls(**{name: a[order] for name, a in merged.items()})
-
-
-def standings(rules: Rules, engine: Engine, games: np.ndarray) -> np.ndarray:
-    """``int64[n, P]`` finishing order of ended games, 0 best: the winner (and partner),
-    then the players placed by the rules (``end="last_standing"``), then the rest by
-    the cards they still hold."""
-    s = engine.state
-    p = rules.num_players
-    winner = s.winner[games]
-    won = won_seats(rules, winner)
-    place = s.place[games]
-    key = np.where(place >= 0, place, p + s.hand_size[games].astype(np.int64))
-    key = np.where(won, -1, key)
-    # dense ranks of the keys, row by row
-    order = np.sort(key, axis=1)
-    new = np.ones_like(order, bool)
-    new[:, 1:] = order[:, 1:] != order[:, :-1]
-    dense = np.cumsum(new, axis=1) - 1
-    rows = np.arange(games.size)[:, None]
-    pos = np.argsort(np.argsort(key, axis=1, kind="stable"), axis=1, kind="stable")
-    # a key's rank is the dense rank at its sorted position
-    return dense[rows, pos]
-
-
-def won_seats(rules: Rules, winner: np.ndarray) -> np.ndarray:
-    """``bool[n, P]``: the seats that won (the winner's partner too in team play)."""
-    seats = np.arange(rules.num_players)[None, :]
-    w = winner[:, None]
-    if rules.teams:
-        return (w >= 0) & (seats % 2 == w % 2)
-    return seats == w
-
-
-def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
-                chunk_ids: Sequence[int], batch: int = 4096,
-                on_progress: Callable[[int], None] | None = None,
-                labels: Sequence[str] | None = None, backend: str | None = None) -> Records:
-    """Play the chunks ``chunk_ids`` of ``schedule``, ``batch`` games at a time.
-
-    ``agents`` are agent objects (or specs for the registered factory,
-    :func:`uno_env.agent_registry.make_agent`), one per
-    entry of the seatings. ``on_progress(n)`` is called with the games finished by
-    each step. Raises :class:`TournamentError` when an agent returns an illegal action.
-    """
-    players = [make_agent(a) for a in agents]
-    labels = list(labels) if labels is not None else agent_labels(
-        [getattr(a, "name", str(a)) for a in players])
-    all_chunks = schedule.chunks()
-    units = [all_chunks[i] + (i,) for i in chunk_ids]
-    parts: list[Records] = []
-    group: list[tuple[int, int, int, int]] = []
-    size = 0
-    for unit in units:
-        n = unit[2] - unit[1]
-        if group and size + n > batch:
-            parts.append(_play_batch(rules, players, labels, schedule, group, on_progress,
-                                     backend))
-            group, size = [], 0
-        group.append(unit)
-        size += n
-    if group:
-        parts.append(_play_batch(rules, players, labels, schedule, group, on_progress, backend))
-    if not parts:
-        p = rules.num_players
-        empty = np.zeros(0, np.int64)
-        return Records(empty, empty, empty, empty, np.zeros((0, p), bool),
-                       np.zeros((0, p), np.int64), np.zeros((0, p), np.int64))
-    return Records.concat(parts)
-
-
-def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
-                schedule: Schedule, units: Sequence[tuple[int, int, int, int]],
-                on_progress: Callable[[int], None] | None, backend: str | None) -> Records:
-    """Play the games of ``units`` (seating, first deal, end deal, chunk id) to the end."""
-    seating = np.concatenate([np.full(e - d, s, np.int64) for s, d, e, _ in units])
-    deal = np.concatenate([np.arange(d, e, dtype=np.int64) for _, d, e, _ in units])
-    chunk_of = np.concatenate([np.full(e - d, j, np.int64) for j, (_, d, e, _) in
-                               enumerate(units)])
-    rngs = [np.random.default_rng([schedule.seed, s, c]) for s, _, _, c in units]
-    table = schedule.seatings
-    observes = np.array([getattr(a, "uses_observations", True) for a in players])
-    # agents that ignore their rng take all their decisions of a step in one call
-    pooled = np.array([not getattr(a, "uses_rng", True) for a in players])
-    hooks = [getattr(a, "act_in", None) for a in players]
-    n = seating.size
-    p = rules.num_players
-    engine = Engine(rules, n, deal_seeds(schedule.seed, deal), backend)
-    ids = np.arange(n)                        # game of each engine slot
-    taken = np.zeros(n, np.int64)
-    out = {"decisions": np.zeros(n, np.int64), "winner": np.full(n, -1, np.int64),
-           "won": np.zeros((n, p), bool), "points": np.zeros((n, p), np.int64),
-           "standing": np.zeros((n, p), np.int64)}
-    remaining = n
-    while remaining:
-        s = engine.state
-        running = np.flatnonzero(~s.done)
-        entry = table[seating[ids[running]], s.current[running]]
-        masks = engine.legal_action_mask()
-        actions = np.zeros(engine.num_games, np.int64)
-        key = entry * len(units) + np.where(pooled[entry], 0, chunk_of[ids[running]])
-        order = np.argsort(key, kind="stable")
-        bounds = np.flatnonzero(np.diff(key[order])) + 1
-        for part in np.split(order, bounds):
-            rows = running[part]
-            a = int(entry[part[0]])
-            rng = rngs[int(chunk_of[ids[rows[0]]])]
-            ob = engine.observe(games=rows) if observes[a] else np.zeros((rows.size, 0),
-                                                                          np.float32)
-            if hooks[a] is not None:
-                chosen = hooks[a](engine, rows, ob, masks[rows], rng)
-            else:
-                chosen = players[a].act(ob, masks[rows], rng)
-            actions[rows] = _action_ids(chosen, rows.size, labels[a])
-        _check_legal(actions, masks, running, entry, labels, seating[ids], deal[ids],
-                     schedule.deals)
-        engine.step(actions)
-        taken[running] += 1
-        ended = running[engine.state.done[running]]
-        if ended.size:
-            _record(rules, engine, ended, ids[ended], taken[ended], out)
-            remaining -= ended.size
-            if on_progress is not None:
-                on_progress(int(ended.size))
-            live = np.flatnonzero(~engine.state.done)
-            if engine.num_games >= 64 and 0 < live.size <= engine.num_games // 2 and (
-                    small := compact(engine, live)):
-                engine, ids, taken = small, ids[live], taken[live]
-    return Records(seating=seating, deal=deal, **out)
-
-
-def _action_ids(chosen: Any, rows: int, label: str) -> np.ndarray:
-    """``chosen`` as action ids, or :class:`TournamentError` if it is not one id per row."""
-    chosen = np.asarray(chosen)
-    if chosen.shape != (rows,) or not np.issubdtype(chosen.dtype, np.integer):
-        raise TournamentError(f"agent {label!r} returned {chosen.dtype}{list(chosen.shape)} "
-                              f"for {rows} decisions; expected one action id each")
-    return chosen
-
-
-def _check_legal(actions: np.ndarray, masks: np.ndarray, running: np.ndarray,
-                 entry: np.ndarray, labels: Sequence[str], seating: np.ndarray,
-                 deal: np.ndarray, deals: int) -> None:
-    """Raise :class:`TournamentError` naming the agent, game and action if an action of a
-    running game is illegal (before the engine sees it). ``seating`` and ``deal`` are
-    per engine slot; games are numbered as in the results (seating * deals + deal)."""
-    chosen = actions[running]
-    inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
-    legal = inside.copy()
-    legal[inside] = masks[running[inside], chosen[inside]]
-    if legal.all():
-        return
-    i = int(np.flatnonzero(~legal)[0])
-    s, d = int(seating[running[i]]), int(deal[running[i]])
-    a = int(chosen[i])
-    what = repr(action_name(a)) if inside[i] else "an id out of range"
-    raise TournamentError(f"agent {labels[int(entry[i])]!r} returned the illegal action {a} "
-                          f"({what}) in game {s * deals + d} (seating {s}, deal {d})")
-
-
-def _record(rules: Rules, engine: Engine, slots: np.ndarray, games: np.ndarray,
-            decisions: np.ndarray, out: dict[str, np.ndarray]) -> None:
-    s = engine.state
-    winner = s.winner[slots]          # -1 when a game was cut without a result
-    out["decisions"][games] = decisions
-    out["winner"][games] = winner
-    out["won"][games] = won_seats(rules, winner)
-    out["points"][games] = s.scores[slots]
-    out["standing"][games] = standings(rules, engine, slots)
-
-
-# --- results ----------------------------------------------------------------------------------
+# --- results ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class AgentStats:
-    """One agent's results: win rate (95% Wilson) and mean points (95% normal interval)."""
+    """One agent's results: win rate and mean points, each with its 95% interval over
+    deals."""
 
     label: str
     games: int
@@ -331,7 +64,9 @@ class TournamentResult:
     schedule: Schedule
     records: Records
     seconds: float
-    _ratings: list[tuple[float, float]] | None = field(default=None, repr=False, compare=False)
+    clock: Clock | None = None            # each agent's thinking time and decisions
+    rating_rounds: int = ROUNDS           # bootstrap resamples of the ratings
+    _ratings: Ratings | None = field(default=None, repr=False, compare=False)
 
     @property
     def games(self) -> int:
@@ -354,59 +89,96 @@ class TournamentResult:
         """``int[N, P]``: the entry (agent index) in each seat of each game."""
         return self.schedule.seatings[self.records.seating]
 
-    def agent_stats(self) -> list[AgentStats]:
-        """Win rate and mean points of every agent over all the games it played."""
+    def _per_deal(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(sums[D, k], seats[D, k])``: each agent's total of the per-seat ``values``
+        and its seats, deal by deal."""
+        k, d = len(self.labels), self.deals
         entries = self.entries()
+        rows = np.broadcast_to(self.records.deal[:, None], entries.shape)
+        sums = np.zeros((d, k))
+        seats = np.zeros((d, k))
+        np.add.at(sums, (rows, entries), values)
+        np.add.at(seats, (rows, entries), 1)
+        return sums, seats
+
+    def deal_win_rates(self) -> np.ndarray:
+        """``float[D, k]``: each agent's share of wins on each deal (over its seats)."""
+        wins, seats = self._per_deal(self.records.won.astype(np.float64))
+        return wins / np.maximum(seats, 1)
+
+    def agent_stats(self) -> list[AgentStats]:
+        """Win rate and mean points of every agent over all the games it played, with
+        intervals over deals (every agent plays the same games on every deal)."""
+        wins, seats = self._per_deal(self.records.won.astype(np.float64))
+        points, _ = self._per_deal(self.records.points.astype(np.float64))
         out = []
         for a, label in enumerate(self.labels):
-            seat = entries == a
-            games = int(seat.sum())
-            wins = int((self.records.won & seat).sum())
-            pts = self.records.points[seat].astype(np.float64)
-            mean = float(pts.mean()) if games else math.nan
-            half = Z95 * float(pts.std(ddof=1)) / math.sqrt(games) if games > 1 else math.nan
-            lo, hi = wilson_interval(wins, games)
-            out.append(AgentStats(label, games, wins, wins / games if games else math.nan,
-                                  lo, hi, mean, mean - half, mean + half))
+            games = int(seats[:, a].sum())
+            if not games:
+                out.append(AgentStats(label, 0, 0, *[math.nan] * 6))
+                continue
+            rate, lo, hi = rate_interval(wins[:, a] / seats[:, a])
+            pts = mean_interval(points[:, a] / seats[:, a])
+            out.append(AgentStats(label, games, int(wins[:, a].sum()), rate, lo, hi,
+                                  pts["mean"], pts["low"], pts["high"]))
         return out
+
+    def deal_head_to_head(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(wins[D, k, k], games[D, k, k])``: on each deal, games won by row agent
+        against column agent over the games both played."""
+        k, d = len(self.labels), self.deals
+        entries = self.entries()
+        deal = self.records.deal
+        wins = np.zeros((d, k, k), np.int64)
+        games = np.zeros((d, k, k), np.int64)
+        for i in range(entries.shape[1]):
+            for j in range(entries.shape[1]):
+                if i != j:
+                    np.add.at(games, (deal, entries[:, i], entries[:, j]), 1)
+                    np.add.at(wins, (deal, entries[:, i], entries[:, j]),
+                              self.records.won[:, i])
+        return wins, games
 
     def head_to_head(self) -> tuple[np.ndarray, np.ndarray]:
         """``(wins[k, k], games[k, k])``: games won by row agent against column agent
         over the games both played (heads-up tables: every game is one such pair)."""
-        k = len(self.labels)
-        entries = self.entries()
-        wins = np.zeros((k, k), np.int64)
-        games = np.zeros((k, k), np.int64)
-        for i in range(entries.shape[1]):
-            for j in range(entries.shape[1]):
-                if i != j:
-                    np.add.at(games, (entries[:, i], entries[:, j]), 1)
-                    np.add.at(wins, (entries[:, i], entries[:, j]), self.records.won[:, i])
-        return wins, games
+        wins, games = self.deal_head_to_head()
+        return wins.sum(axis=0), games.sum(axis=0)
 
-    def ratings(self) -> list[tuple[float, float]]:
-        """``(mu, sigma)`` of every agent: openskill's Plackett-Luce model fed with the
-        finishing order of every game, deal by deal (the same order for any batch)."""
+    def head_to_head_rates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(rate, low, high)``, each ``[k, k]``: row agent's win rate against column
+        agent with its 95% interval over deals (``nan`` where they never met)."""
+        wins, games = self.deal_head_to_head()
+        k = len(self.labels)
+        out = np.full((3, k, k), math.nan)
+        for i in range(k):
+            for j in range(k):
+                if i != j and games[:, i, j].any():
+                    out[:, i, j] = rate_interval(wins[:, i, j] / np.maximum(games[:, i, j], 1))
+        return out[0], out[1], out[2]
+
+    def ratings(self) -> Ratings:
+        """Every agent's rating with its bootstrap interval over deals: Bradley-Terry on
+        the Elo scale heads-up, openskill's ``mu`` at 3+ players."""
         if self._ratings is None:
-            self._ratings = self._rate()
+            if self.rules.num_players == 2:
+                self._ratings = heads_up(self.labels, self.deal_head_to_head()[0],
+                                         self.rating_rounds, self.schedule.seed)
+            else:
+                self._ratings = multi_player(self.labels, self.entries(),
+                                             self.records.standing, self.records.deal,
+                                             self.records.seating, self.rating_rounds,
+                                             self.schedule.seed)
         return self._ratings
 
-    def _rate(self) -> list[tuple[float, float]]:
-        from openskill.models import PlackettLuce  # the eval extra
+    def decisions_per_second(self) -> np.ndarray:
+        """``float[k]``: decisions per second of each agent's own thinking (``nan``
+        without a clock)."""
+        if self.clock is None:
+            return np.full(len(self.labels), math.nan)
+        return self.clock.rates()
 
-        model = PlackettLuce()
-        ratings = [model.rating(name=label) for label in self.labels]
-        entries = self.entries()
-        standing = self.records.standing
-        for g in np.lexsort((self.records.seating, self.records.deal)):
-            seats = entries[g]
-            teams = [[ratings[a]] for a in seats]
-            new = model.rate(teams, ranks=[int(r) for r in standing[g]])
-            for a, team in zip(seats, new, strict=True):
-                ratings[a] = team[0]
-        return [(float(r.mu), float(r.sigma)) for r in ratings]
-
-    def to_dict(self, with_ratings: bool | None = None) -> dict[str, Any]:
+    def to_dict(self, with_ratings: bool = True) -> dict[str, Any]:
         """Everything a report needs, as JSON-ready values."""
         p = self.rules.num_players
         out: dict[str, Any] = {
@@ -420,38 +192,27 @@ class TournamentResult:
         if p == 2:
             wins, games = self.head_to_head()
             out["head_to_head"] = {"wins": wins.tolist(), "games": games.tolist()}
-        if with_ratings if with_ratings is not None else p >= 3:
-            out["ratings"] = [{"label": label, "mu": mu, "sigma": sigma,
-                               "low": mu - Z95 * sigma, "high": mu + Z95 * sigma}
-                              for label, (mu, sigma) in zip(self.labels, self.ratings(),
-                                                            strict=True)]
+        if with_ratings:
+            out["ratings"] = self.ratings().to_list()
+            out["rating_rounds"] = self.rating_rounds
+        if self.clock is not None:
+            out["decisions_per_second"] = [None if math.isnan(r) else round(float(r), 1)
+                                           for r in self.clock.rates()]
         return out
-
-
-def build_agents(agents: Sequence[Any]) -> tuple[list[Any], list[str]]:
-    """The agent objects and unique labels of ``agents`` (specs or objects);
-    raises :class:`TournamentError` for an unknown spec."""
-    built = []
-    for spec in agents:
-        try:
-            built.append(make_agent(spec))
-        except (ValueError, TypeError) as err:
-            raise TournamentError(str(err)) from None
-    names = [spec if isinstance(spec, str) else getattr(a, "name", type(a).__name__)
-             for spec, a in zip(agents, built, strict=True)]
-    return built, agent_labels(names)
 
 
 def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                batch: int = 4096, chunk: int = 1024, preset: str = "custom",
                on_progress: Callable[[int], None] | None = None,
-               ray: str | bool | None = None, backend: str | None = None) -> TournamentResult:
+               ray: str | bool | None = None, backend: str | None = None,
+               rating_rounds: int = ROUNDS) -> TournamentResult:
     """Play a tournament of at least ``games`` games between ``agents`` under ``rules``.
 
     ``agents``: specs for :func:`agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
     or agent objects, at least ``rules.num_players`` of them. ``ray``: play the chunks
     as Ray tasks (``True`` for a local Ray, or a cluster address); the results are
-    the same as without. See the module doc for the schedule.
+    the same as without. ``rating_rounds``: bootstrap resamples of the ratings. See the
+    module doc for the schedule.
     """
     if games < 1:
         raise TournamentError(f"games must be at least 1, got {games}")
@@ -464,12 +225,14 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
     schedule = Schedule(table, deals=-(-games // len(table)), seed=int(seed), chunk=chunk)
     start = time.perf_counter()
     ids = range(len(schedule.chunks()))
+    clock = Clock.zeros(len(built))
     if ray:
-        from .tournament_ray import play_on_ray
+        from .evaluation.ray import play_on_ray
 
         records = play_on_ray(rules, list(agents), schedule, batch, labels,
-                              None if ray is True else str(ray), on_progress, backend)
+                              None if ray is True else str(ray), on_progress, backend, clock=clock)
     else:
-        records = play_chunks(rules, built, schedule, ids, batch, on_progress, labels, backend)
+        records = play_chunks(rules, built, schedule, ids, batch, on_progress, labels, backend,
+                              clock)
     return TournamentResult(rules, preset, labels, schedule, records,
-                            time.perf_counter() - start)
+                            time.perf_counter() - start, clock, rating_rounds)

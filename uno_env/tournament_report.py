@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .simulate import wilson_interval
 from .tournament import TournamentResult
 
 
@@ -38,35 +37,42 @@ def caption(res: TournamentResult) -> str:
             f"{res.decisions / max(res.seconds, 1e-9):,.0f} decisions/s)")
 
 
+#: How each kind of rating is headed in tables and figures.
+RATING_NAMES = {"elo": "rating (Elo, Bradley-Terry)", "openskill": "rating (openskill mu)"}
+
+
+def rating_text(value: float, low: float, high: float, kind: str) -> tuple[str, str]:
+    """A rating and its interval as table cells (Elo points whole, openskill to 0.01)."""
+    digits = 0 if kind == "elo" else 2
+    interval = "n/a" if math.isnan(low) else f"[{low:.{digits}f}, {high:.{digits}f}]"
+    return f"{value:.{digits}f}", interval
+
+
 def results_rows(res: TournamentResult) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the per-agent table (ratings at 3+ players), best first."""
+    """Header and rows of the per-agent table with ratings, best rated first."""
     stats = res.agent_stats()
-    header = ["agent", "games", "win rate", "95% CI", "mean points", "95% CI"]
+    ratings = res.ratings()
+    low, high = ratings.interval()
+    header = ["agent", "games", "win rate", "95% CI", "mean points", "95% CI",
+              RATING_NAMES[ratings.kind], "95% CI"]
     rows = [[s.label, f"{s.games:,}", _pct(s.win_rate), _ci(s.win_low, s.win_high),
-             f"{s.points:.1f}", _ci(s.points_low, s.points_high, pct=False)] for s in stats]
-    order = sorted(range(len(stats)), key=lambda i: -stats[i].win_rate)
-    if res.rules.num_players >= 3:
-        header += ["rating (mu)", "95% CI"]
-        ratings = res.ratings()
-        for row, (mu, sigma) in zip(rows, ratings, strict=True):
-            row += [f"{mu:.2f}", f"[{mu - 1.96 * sigma:.2f}, {mu + 1.96 * sigma:.2f}]"]
-        order = sorted(range(len(stats)), key=lambda i: -ratings[i][0])
+             f"{s.points:.1f}", _ci(s.points_low, s.points_high, pct=False),
+             *rating_text(ratings.value[i], low[i], high[i], ratings.kind)]
+            for i, s in enumerate(stats)]
+    order = sorted(range(len(stats)), key=lambda i: -ratings.value[i])
     return header, [rows[i] for i in order]
 
 
 def matrix_rows(res: TournamentResult) -> tuple[list[str], list[list[str]]]:
-    """Head-to-head win rates (row agent against column agent) with 95% Wilson intervals."""
-    wins, games = res.head_to_head()
+    """Head-to-head win rates (row agent against column agent), 95% intervals over deals."""
+    rate, low, high = res.head_to_head_rates()
     header = ["row beats column"] + res.labels
     rows = []
     for i, label in enumerate(res.labels):
         cells = [label]
         for j in range(len(res.labels)):
-            if i == j or not games[i, j]:
-                cells.append("-")
-                continue
-            lo, hi = wilson_interval(int(wins[i, j]), int(games[i, j]))
-            cells.append(f"{_pct(wins[i, j] / games[i, j])} {_ci(lo, hi)}")
+            cells.append("-" if math.isnan(rate[i, j]) else
+                         f"{_pct(rate[i, j])} {_ci(low[i, j], high[i, j])}")
         rows.append(cells)
     return header, rows
 
@@ -172,19 +178,19 @@ def to_json(results: Sequence[TournamentResult]) -> str:
 
 
 def to_csv(results: Sequence[TournamentResult]) -> str:
-    """One row per agent and preset: win rate, mean points and (3+ players) rating."""
+    """One row per agent and preset: win rate, mean points and rating."""
     buf = io.StringIO()
     out = csv.writer(buf)
     out.writerow(["preset", "players", "agent", "games", "deals", "wins", "win_rate", "win_low",
-                  "win_high", "points", "points_low", "points_high", "rating_mu",
-                  "rating_sigma"])
+                  "win_high", "points", "points_low", "points_high", "rating_kind", "rating",
+                  "rating_low", "rating_high"])
     for res in results:
-        ratings = res.ratings() if res.rules.num_players >= 3 else None
+        ratings = res.ratings()
+        low, high = ratings.interval()
         for i, s in enumerate(res.agent_stats()):
-            mu, sigma = ratings[i] if ratings else ("", "")
             out.writerow([res.preset, res.rules.num_players, s.label, s.games, res.deals,
                           s.wins, s.win_rate, s.win_low, s.win_high, s.points, s.points_low,
-                          s.points_high, mu, sigma])
+                          s.points_high, ratings.kind, ratings.value[i], low[i], high[i]])
     return buf.getvalue()
 
 
@@ -210,15 +216,13 @@ def figure(results: Sequence[TournamentResult]) -> object:
 
 
 def _heatmap(ax: object, res: TournamentResult) -> None:
-    wins, games = res.head_to_head()
-    rate = np.where(games > 0, wins / np.maximum(games, 1), np.nan)
+    rate, low, high = res.head_to_head_rates()
     ax.imshow(rate, vmin=0, vmax=1, cmap="RdBu")
     k = len(res.labels)
     for i in range(k):
         for j in range(k):
-            if games[i, j]:
-                lo, hi = wilson_interval(int(wins[i, j]), int(games[i, j]))
-                ax.text(j, i, f"{100 * rate[i, j]:.1f}%\n±{50 * (hi - lo):.1f}",
+            if not math.isnan(rate[i, j]):
+                ax.text(j, i, f"{100 * rate[i, j]:.1f}%\n±{50 * (high[i, j] - low[i, j]):.1f}",
                         ha="center", va="center", fontsize=8)
     ax.set_xticks(range(k), res.labels, rotation=30, ha="right")
     ax.set_yticks(range(k), res.labels)
@@ -228,12 +232,12 @@ def _heatmap(ax: object, res: TournamentResult) -> None:
 
 def _rating_bars(ax: object, res: TournamentResult) -> None:
     ratings = res.ratings()
-    mu = np.array([m for m, _ in ratings])
-    err = 1.96 * np.array([s for _, s in ratings])
-    ax.barh(range(len(mu)), mu, xerr=err, capsize=3, color="tab:blue")
-    ax.set_yticks(range(len(mu)), res.labels)
+    low, high = ratings.interval()
+    err = np.array([ratings.value - low, high - ratings.value])
+    ax.barh(range(len(ratings.value)), ratings.value, xerr=err, capsize=3, color="tab:blue")
+    ax.set_yticks(range(len(ratings.value)), res.labels)
     ax.invert_yaxis()
-    ax.set_xlabel("openskill rating (mu, 95% interval)")
+    ax.set_xlabel(f"{RATING_NAMES[ratings.kind]}, 95% bootstrap interval over deals")
 
 
 def save(results: Sequence[TournamentResult], json_path: str | None = None,

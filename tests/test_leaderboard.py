@@ -1,0 +1,81 @@
+"""The canonical leaderboard: a tiny run writes its page and record, resumes where it
+stopped with the same numbers, and never overwrites the published page by default."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from uno_env import leaderboard
+from uno_env.cli import main
+
+TINY = replace(leaderboard.TINY, agents_2p=("random", "greedy", "tuned"),
+                           agents_4p=("random", "greedy", "tuned", "random_play"),
+                           rating_rounds=10)
+
+
+def test_a_tiny_leaderboard_writes_its_page_and_record(tmp_path: Path) -> None:
+    md, record = tmp_path / "board.md", tmp_path / "board.json"
+    out = leaderboard.run(TINY, md, record, "uno-env leaderboard --tiny", say=lambda _: None)
+    page = md.read_text()
+    assert "smoke run" in page and "## Heads-up" in page and "## 4 players" in page
+    assert "`uno-env leaderboard --tiny`" in page and "load average" in page
+    data = json.loads(record.read_text())
+    assert data == json.loads(json.dumps(out))
+    heads_up, four = data["tables"]
+    assert heads_up["rating"] == "elo" and four["rating"] == "openskill"
+    assert heads_up["games"] == 6 * TINY.deals_2p and four["games"] == 4 * TINY.deals_4p
+    for table in data["tables"]:
+        rows = {r["agent"]: r for r in table["rows"]}
+        assert "rating_vs_reference" not in rows["tuned"]
+        assert all(r["low"] <= r["rating"] <= r["high"] for r in rows.values())
+        assert all(r["decisions_per_second"] > 0 for r in rows.values())
+    assert not list(tmp_path.glob(".*progress*"))        # progress removed at the end
+
+
+def test_a_stopped_leaderboard_resumes_with_the_same_numbers(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    whole = leaderboard.run(TINY, tmp_path / "a.md", tmp_path / "a.json", "x",
+                            say=lambda _: None)
+    monkeypatch.setattr(leaderboard, "PIECE_GAMES", 2)       # several pieces per table
+    real = leaderboard._play_piece
+    calls = []
+
+    def stop_after_three(*args: object):
+        calls.append(1)
+        if len(calls) > 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(leaderboard, "_play_piece", stop_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        leaderboard.run(TINY, tmp_path / "b.md", tmp_path / "b.json", "x", say=lambda _: None)
+    assert not (tmp_path / "b.json").exists() and list(tmp_path.glob(".b-2p.progress.npz"))
+    monkeypatch.setattr(leaderboard, "_play_piece", real)
+    said: list[str] = []
+    again = leaderboard.run(TINY, tmp_path / "b.md", tmp_path / "b.json", "x", resume=True,
+                            say=said.append)
+    assert any("3 of 6 pieces to play" in s for s in said)
+    for a, b in zip(whole["tables"], again["tables"], strict=True):
+        assert json.dumps(a["tournament"]["results"]) == json.dumps(b["tournament"]["results"])
+        assert [r["rating"] for r in a["rows"]] == [r["rating"] for r in b["rows"]]
+
+
+def test_the_cli_tiny_mode_writes_elsewhere(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(leaderboard, "TINY", TINY)
+    assert main(["leaderboard", "--tiny", "--deals-4p", "1"]) == 0
+    assert (tmp_path / leaderboard.TINY_OUT / "leaderboard.md").exists()
+    assert not (tmp_path / "docs").exists()
+
+
+def test_a_bad_agent_or_output_fails_before_any_game(tmp_path: Path) -> None:
+    bad = replace(TINY, agents_4p=("random", "greedy", "tuned", "nobody"))
+    with pytest.raises(ValueError, match="nobody"):
+        leaderboard.run(bad, tmp_path / "a.md", tmp_path / "a.json", "x", say=lambda _: None)
+    with pytest.raises(ValueError, match="does not exist"):
+        leaderboard.run(TINY, tmp_path / "no" / "a.md", tmp_path / "a.json", "x")
+    assert list(tmp_path.iterdir()) == []

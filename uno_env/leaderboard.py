@@ -1,0 +1,367 @@
+"""The canonical leaderboard: every shipped agent on one fixed, published deal set.
+
+Two round-robin tables on ``official`` rules, heads-up and at 4 players, each on the
+deals of a fixed seed (:mod:`uno_env.evaluation.play`: every group of agents in
+every rotation of the seats on every deal). The page reports, per table and agent,
+its rating with a 95% bootstrap interval over deals (Bradley-Terry on the Elo scale
+heads-up, openskill at 4 players), its rating and win rate paired with ``tuned``'s
+on the same deals, its head-to-head rate against ``tuned`` (heads-up), the
+decisions per second of its own thinking, and its exploitability where a probe
+recorded one (``docs/results/exploit.json``, written by ``experiments/exploit.py``).
+
+The run is cut into pieces (groups of seatings, each the same whatever plays it);
+after every piece the games so far are saved atomically beside the record, so
+``--resume`` continues a stopped run where it stopped, with the same results as an
+uninterrupted one. ``uno-env leaderboard`` and ``make leaderboard`` run it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import math
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .evaluation.intervals import mean_interval
+from .evaluation.play import (
+    Clock,
+    Records,
+    Schedule,
+    TournamentError,
+    build_agents,
+    play_chunks,
+    seatings,
+)
+from .machine import backend_version, cpu_model, load_average
+from .parallel import executor
+from .rules import Rules
+from .tournament import TournamentResult
+from .tournament_report import check_output, write_atomic
+
+#: The shipped agents of each table: the heuristics, the shipped networks of that
+#: player count and the search agent at a modest budget.
+HEURISTICS = ["random", "random_play", "greedy", "defender", "tuned"]
+SEARCH = "ismcts:budget=16"
+AGENTS = {2: [*HEURISTICS, "net:official-2p", "improved:official-2p-exit",
+              "improved:official-2p-exit-rp", "ppo:official-2p", SEARCH],
+          4: [*HEURISTICS, "net:official-4p", "ppo:official-4p", SEARCH]}
+#: The agent every other is paired with.
+REFERENCE = "tuned"
+#: The published deal set: tournament seed and deals per seating of each table.
+SEED = 2026
+DEALS = {2: 60, 4: 8}
+TINY_DEALS = {2: 2, 4: 1}
+TINY_AGENTS = {2: ["random", "greedy", "tuned", "ismcts:budget=2"],
+               4: ["random", "greedy", "tuned", "random_play", "ismcts:budget=2"]}
+#: Where ``--tiny`` writes (never the published page).
+TINY_OUT = "runs/leaderboard-tiny"
+#: Games a piece of the run plays at most (the unit of progress and of parallel work).
+PIECE_GAMES = 1200
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a leaderboard plays; a saved run is resumed only under the same settings."""
+
+    preset: str = "official"
+    seed: int = SEED
+    agents_2p: tuple[str, ...] = tuple(AGENTS[2])
+    agents_4p: tuple[str, ...] = tuple(AGENTS[4])
+    deals_2p: int = DEALS[2]
+    deals_4p: int = DEALS[4]
+    rating_rounds: int = 200
+    smoke: bool = False           # a smoke run: its numbers mean nothing
+
+    def tables(self) -> list[tuple[int, list[str], int]]:
+        """``(players, agents, deals)`` of each table."""
+        return [(2, list(self.agents_2p), self.deals_2p), (4, list(self.agents_4p),
+                                                             self.deals_4p)]
+
+    def key(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+TINY = Settings(agents_2p=tuple(TINY_AGENTS[2]), agents_4p=tuple(TINY_AGENTS[4]),
+                deals_2p=TINY_DEALS[2], deals_4p=TINY_DEALS[4], rating_rounds=20,
+                smoke=True)
+
+
+def schedule_of(players: int, agents: Sequence[str], deals: int, seed: int) -> Schedule:
+    """The table's schedule: every group in every rotation on ``deals`` deals, one chunk
+    per seating (so a seating's games are the unit of agent randomness)."""
+    return Schedule(seatings(len(agents), players), deals=deals, seed=seed, chunk=deals)
+
+
+def pieces(schedule: Schedule) -> list[list[int]]:
+    """The chunk ids cut into runs of consecutive seatings of at most
+    :data:`PIECE_GAMES` games (at least one seating each)."""
+    per = max(1, PIECE_GAMES // schedule.deals)
+    ids = list(range(len(schedule.chunks())))
+    return [ids[i:i + per] for i in range(0, len(ids), per)]
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+
+def _pack(records: Records, clock: Clock, done: list[int], key: str) -> bytes:
+    """A table's games so far as ``.npz`` bytes."""
+    buf = io.BytesIO()
+    np.savez(buf, key=np.array(key), done=np.array(done, np.int64),
+             seconds=clock.seconds, decisions=clock.decisions,
+             **{f"r_{f.name}": getattr(records, f.name) for f in fields(Records)})
+    return buf.getvalue()
+
+
+def _unpack(path: Path, key: str) -> tuple[Records, Clock, set[int]] | None:
+    """A saved table of the same settings, or None (none, or of other settings)."""
+    try:
+        with np.load(path) as data:
+            if str(data["key"]) != key:
+                return None
+            records = Records(**{f.name: data[f"r_{f.name}"] for f in fields(Records)})
+            return (records, Clock(data["seconds"].copy(), data["decisions"].copy()),
+                    set(data["done"].tolist()))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _play_piece(rules: Rules, specs: list[str], schedule: Schedule, ids: list[int]
+                ) -> tuple[Records, Clock]:
+    """One piece in this process: the agents built here, one torch thread."""
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:  # pragma: no cover - heuristics only
+        pass
+    built, labels = build_agents(specs)
+    clock = Clock.zeros(len(built))
+    return play_chunks(rules, built, schedule, ids, 4096, None, labels, clock=clock), clock
+
+
+def play_table(settings: Settings, players: int, progress: Path, resume: bool, jobs: int,
+               say: Callable[[str], None]) -> TournamentResult:
+    """Play one table (continuing a saved one with ``resume``), saving after each piece."""
+    specs = list(settings.agents_2p if players == 2 else settings.agents_4p)
+    deals = settings.deals_2p if players == 2 else settings.deals_4p
+    rules = Rules.preset(settings.preset, num_players=players)
+    schedule = schedule_of(players, specs, deals, settings.seed)
+    key = f"{settings.key()} players={players}"
+    _, labels = build_agents(specs)
+    saved = _unpack(progress, key) if resume and progress.exists() else None
+    parts, clock, done = ([saved[0]], saved[1], saved[2]) if saved else (
+        [], Clock.zeros(len(specs)), set())
+    todo = [ids for ids in pieces(schedule) if not set(ids) <= done]
+    say(f"{players} players: {len(specs)} agents, {len(schedule.seatings)} seatings x "
+        f"{deals} deals = {schedule.games:,} games; {len(todo)} of "
+        f"{len(pieces(schedule))} pieces to play")
+    start = time.perf_counter()
+    def save(ids: list[int], future: Future) -> None:
+        records, used = future.result()
+        parts.append(records)
+        clock.add(used)
+        done.update(ids)
+        write_atomic(progress, _pack(Records.concat(parts), clock, sorted(done), key))
+        say(f"  {len(done)} of {len(schedule.chunks())} seatings played "
+            f"({time.perf_counter() - start:.0f} s)")
+
+    with executor(jobs) as pool:     # at most `jobs` pieces in flight, saved in order
+        flight: deque[tuple[list[int], Future]] = deque()
+        for ids in todo:
+            flight.append((ids, pool.submit(_play_piece, rules, specs, schedule, ids)))
+            if len(flight) >= jobs:
+                save(*flight.popleft())
+        while flight:
+            save(*flight.popleft())
+    return TournamentResult(rules, settings.preset, labels, schedule, Records.concat(parts),
+                            time.perf_counter() - start, clock, settings.rating_rounds)
+
+
+# --- the record -------------------------------------------------------------------------------
+
+
+def exploitability(path: Path) -> dict[str, dict[str, Any]]:
+    """Exploiter win rates by target spec from an ``experiments/exploit.py`` record
+    (empty without one)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    players = record.get("players", 2)
+    return {f"{players}:{row['target']}": {**row["exploiter"], "command": record.get("command")}
+            for row in record.get("rows", []) if "target" in row and "exploiter" in row}
+
+
+def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One table's rows: rating, pairings with the reference, speed, exploitability."""
+    p = res.rules.num_players
+    ratings = res.ratings()
+    low, high = ratings.interval()
+    stats = res.agent_stats()
+    speed = res.decisions_per_second()
+    ref = res.labels.index(REFERENCE) if REFERENCE in res.labels else None
+    per_deal = res.deal_win_rates()
+    versus = res.head_to_head_rates() if p == 2 else None
+    rows = []
+    for i, label in enumerate(res.labels):
+        row: dict[str, Any] = {
+            "agent": label, "rating": float(ratings.value[i]), "low": float(low[i]),
+            "high": float(high[i]), "win_rate": stats[i].win_rate, "win_low": stats[i].win_low,
+            "win_high": stats[i].win_high, "games": stats[i].games,
+            "decisions_per_second": None if math.isnan(speed[i]) else float(speed[i])}
+        if ref is not None and i != ref:
+            row["rating_vs_reference"] = ratings.difference(i, ref)
+            row["win_rate_vs_reference"] = mean_interval(per_deal[:, i] - per_deal[:, ref])
+            if versus is not None:
+                row["head_to_head_vs_reference"] = {
+                    "win_rate": float(versus[0][i, ref]), "low": float(versus[1][i, ref]),
+                    "high": float(versus[2][i, ref])}
+        if f"{p}:{label}" in exploits:
+            row["exploiter"] = exploits[f"{p}:{label}"]
+        rows.append(row)
+    rows.sort(key=lambda r: -r["rating"])
+    return {"players": p, "preset": res.preset, "rating": ratings.kind,
+            "rating_rounds": res.rating_rounds, "deals": res.deals,
+            "seatings": len(res.schedule.seatings), "games": res.games,
+            "truncated": res.truncated, "seconds": round(res.seconds, 1),
+            "reference": REFERENCE if ref is not None else None, "rows": rows,
+            "tournament": res.to_dict(with_ratings=False)}
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _points(d: dict[str, float], digits: int, pct: bool = False) -> str:
+    f = (lambda x: f"{100 * x:+.1f}") if pct else (lambda x: f"{x:+.{digits}f}")
+    if math.isnan(d["low"]):
+        return f(d["mean"])
+    return f"{f(d['mean'])} [{f(d['low'])}, {f(d['high'])}]"
+
+
+def markdown(record: dict[str, Any]) -> str:
+    """The leaderboard page."""
+    smoke = (["**A smoke run of a few agents and deals: its numbers mean nothing.**", ""]
+             if record["settings"].get("smoke") else [])
+    lines = [
+        "# Leaderboard", "", *smoke,
+        "Every shipped agent on one fixed, published deal set: `official` rules, "
+        "heads-up and at 4 players. Each table is a round robin in which every group "
+        "of agents is seated in every rotation of the seats on every deal (duplicate "
+        "deals), so the luck of the cards cancels out. Ratings are Bradley-Terry on the "
+        "Elo scale heads-up (mean 0) and openskill's mu at 4 players; every interval is "
+        "95%: bootstrap over deals for ratings and their differences, normal over deals "
+        "for win rates. The differences to `tuned` are paired by deal; an agent "
+        "\"beats\" `tuned` when the interval lies above 0. Decisions/s is each agent's own "
+        "thinking time only, measured while the tables were played (so it shares the "
+        "machine with everything else running).", "",
+        f"Made by `{record['command']}` in {record['seconds'] / 60:.0f} minutes on "
+        f"{record['machine']['cpu']} ({record['machine']['cores']} cores, load average "
+        f"{record['machine']['load_before']} before and {record['machine']['load_after']} "
+        f"after), {record['machine']['backend']}, {record['date']}; deal seed "
+        f"{record['settings']['seed']}. Every number: [{record['json']}]({record['json']}).",
+        ""]
+    for table in record["tables"]:
+        p = table["players"]
+        elo = table["rating"] == "elo"
+        head = ("rating (Elo)" if elo else "rating (openskill mu)") + " [95%]"
+        digits = 0 if elo else 2
+        lines += [f"## {'Heads-up' if p == 2 else f'{p} players'}", "",
+                  f"{len(table['rows'])} agents, {table['seatings']} seatings x "
+                  f"{table['deals']} deals = {table['games']:,} games "
+                  f"({table['truncated']} cut at the turn limit), {table['rating_rounds']} "
+                  f"bootstrap resamples; a fair share is {100 / p:.0f}% of the wins.", ""]
+        cols = ["#", "agent", head, "minus tuned's rating [95%]",
+                "minus tuned's win rate, points [95%]"]
+        if p == 2:
+            cols.append("against tuned heads-up [95%]")
+        cols += ["win rate [95%]", "decisions/s"]
+        has_exploit = any("exploiter" in r for r in table["rows"])
+        if has_exploit:
+            cols.append("exploiter's win rate [95%]")
+        lines += ["| " + " | ".join(cols) + " |", "|" + "|".join(
+            ["---:"] * 1 + ["---"] + ["---:"] * (len(cols) - 2)) + "|"]
+        for n, r in enumerate(table["rows"], 1):
+            rating = (f"{r['rating']:.{digits}f} [{r['low']:.{digits}f}, "
+                      f"{r['high']:.{digits}f}]")
+            cells = [str(n), f"`{r['agent']}`", rating,
+                     _points(r["rating_vs_reference"], digits) if "rating_vs_reference" in r
+                     else "-",
+                     _points(r["win_rate_vs_reference"], 1, pct=True)
+                     if "win_rate_vs_reference" in r else "-"]
+            if p == 2:
+                h = r.get("head_to_head_vs_reference")
+                cells.append(f"{_pct(h['win_rate'])} [{_pct(h['low'])}, {_pct(h['high'])}]"
+                             if h else "-")
+            cells += [f"{_pct(r['win_rate'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}]",
+                      "n/a" if r["decisions_per_second"] is None
+                      else f"{r['decisions_per_second']:,.0f}"]
+            if has_exploit:
+                e = r.get("exploiter")
+                cells.append(f"{_pct(e['win_rate'])} [{_pct(e['low'])}, {_pct(e['high'])}]"
+                             if e else "-")
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    if not any("exploiter" in r for t in record["tables"] for r in t["rows"]):
+        lines += ["Exploitability: no probe recorded yet (`experiments/exploit.py` writes "
+                  "`docs/results/exploit.json`, which this page then reads).", ""]
+    return "\n".join(lines)
+
+
+def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: bool = False,
+        jobs: int = 1, exploit: Path | None = None,
+        say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Play both tables and write the page and its record (atomically; progress beside
+    the record, removed at the end)."""
+    for path, option in ((out_md, "--out"), (out_json, "--json")):
+        check_output(path, option)
+    for players, specs, _ in settings.tables():
+        build_agents(specs)                       # every spec checked before any game
+        seatings(len(specs), players)
+    load_before = load_average()
+    start = time.perf_counter()
+    exploits = exploitability(exploit) if exploit else {}
+    results = []
+    for players, _, _ in settings.tables():
+        progress = out_json.with_name(f".{out_json.stem}-{players}p.progress.npz")
+        results.append((progress, play_table(settings, players, progress, resume, jobs, say)))
+    record = {"command": command, "date": datetime.date.today().isoformat(),
+              "json": Path(os.path.relpath(out_json, out_md.parent)).as_posix(),
+              "seconds": round(time.perf_counter() - start, 1),
+              "machine": {"cpu": cpu_model(), "cores": _cores(), "backend": backend_version(),
+                          "load_before": load_before, "load_after": load_average()},
+              "settings": asdict(settings),
+              "tables": [table_record(res, exploits) for _, res in results]}
+    write_atomic(out_json, json.dumps(record, indent=1) + "\n")
+    write_atomic(out_md, markdown(record))
+    for progress, _ in results:
+        progress.unlink(missing_ok=True)
+    return record
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def settings_from(tiny: bool, deals_2p: int | None, deals_4p: int | None,
+                  rating_rounds: int | None) -> Settings:
+    """The published settings (or the tiny smoke run's), with any count overridden."""
+    base = TINY if tiny else Settings()
+    changes = {k: v for k, v in (("deals_2p", deals_2p), ("deals_4p", deals_4p),
+                                 ("rating_rounds", rating_rounds)) if v is not None}
+    return replace(base, **changes)
+
+
+__all__ = ["AGENTS", "REFERENCE", "SEED", "Settings", "TINY", "TournamentError", "markdown",
+           "play_table", "run", "settings_from"]
