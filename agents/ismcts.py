@@ -48,7 +48,7 @@ import numpy as np
 
 from uno_env.actions import CATCH, DOBON, UNO
 from uno_env.engine import Engine
-from uno_env.engine.playout import PlayoutPolicy
+from uno_env.engine.playout import PlayoutPolicy, uses_streams
 from uno_env.engine.state import State
 from uno_env.engine.worlds import concat_states, sample_worlds
 
@@ -226,9 +226,15 @@ class IsmctsAgent(Agent):
             return total + rewards[rows, seat]
         compiled = self._compiled_policies(sims)
         if compiled is not None:
-            # whole playouts in one compiled call, the same decisions as play_out's
+            # whole playouts in one compiled call, the same decisions as play_out's (a
+            # random policy's from other random numbers: the same rule)
             live = np.flatnonzero(~sims.state.done)
-            rewards = sims.play_policy(live, seat[live], *compiled, horizon=self.horizon)
+            streams = None
+            if uses_streams(*compiled):
+                streams = np.zeros((sims.num_games, 2), np.uint64)
+                streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
+            rewards = sims.play_policy(live, seat[live], *compiled, horizon=self.horizon,
+                                       streams=streams)
             return total + (rewards[rows, seat].astype(np.float64)
                             + np.where(sims.state.done, 0.0, lead(sims.state, seat)))
         return total + play_out(sims, seat, self.policy, rng, self.horizon,

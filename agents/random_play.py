@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from uno_env.actions import CATCH, CHALLENGE, DRAW, NUM_ACTIONS, PASS, UNO
+from uno_env.engine.playout import RANDOM_PLAY, PlayoutPolicy
 
 from .base import Agent, check_batch, masked_argmax
 
@@ -42,6 +43,12 @@ class RandomPlayAgent(Agent):
 
     name = "random_play"
     uses_observations = False
+
+    def playout_policy(self, num_players: int) -> PlayoutPolicy:
+        """This agent as a policy the compiled engine plays by itself
+        (:meth:`uno_env.Engine.play_policy`): the same rule, uniform within the best
+        legal tier, with its uniform numbers from the games' playout streams."""
+        return PlayoutPolicy(RANDOM_PLAY, static=RANDOM_PLAY_TIERS)
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:

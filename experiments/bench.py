@@ -18,9 +18,9 @@ Prints, as tables:
 * learner steps/s of the batched env with random opponents at 1024 and 4096
   games (:func:`bench_vec_env`, the learner core alone, and
   :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed);
-* decisions/s of the search agent at the budgets in use, heads-up, one game at a
-  time, with its playouts compiled and, beside it, stepped in Python as before
-  (:func:`bench_search`).
+* decisions/s of the search agent at the budgets in use (:data:`SEARCHES`),
+  heads-up, one game at a time, with its playouts compiled and, beside it,
+  stepped in Python as before (:func:`bench_search`).
 
 Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]``
 (``make bench``).
@@ -325,8 +325,9 @@ def bench_vec(seconds: float, warmup: float) -> None:
 
 
 #: The searches in use: the default budget, the budget that beats ``tuned`` heads-up and
-#: a search whose playouts run to the end of the game.
-SEARCHES = ("ismcts", "ismcts:budget=384", "ismcts:budget=256,horizon=0")
+#: the labelling search of the distilled agents (playouts to the end of the game against
+#: ``random_play``).
+SEARCHES = ("ismcts", "ismcts:budget=384", "ismcts:budget=256,horizon=0,opponent=random_play")
 
 
 def bench_search(calls: int) -> None:
@@ -345,7 +346,7 @@ def bench_search(calls: int) -> None:
             agent.compiled_playouts = compiled
             decisions_per_second(agent, rules, 1, 4)             # warm-up
             rate[compiled] = decisions_per_second(agent, rules, 1, calls)[1]
-        rows.append((spec, f"{rate[True]:,.0f}", f"{rate[False]:,.0f}",
+        rows.append((spec, f"{rate[True]:,.1f}", f"{rate[False]:,.1f}",
                      f"{rate[True] / rate[False]:.1f}x"))
     print_table(f"Search, official rules, 2 players, one game at a time, {calls} calls "
                 "(decisions per CPU second; reference: the playout policy stepped in Python)",

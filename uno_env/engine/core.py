@@ -29,7 +29,7 @@ from .deal import pile_counts, write_shuffled
 from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
-from .playout import PlayoutPolicy, policy_tables
+from .playout import PlayoutPolicy, policy_tables, uses_streams
 from .rng import mix64, random_below, seed_key
 from .rounds import clear_round, end_round, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
@@ -355,7 +355,7 @@ class Engine:
 
     def play_policy(self, games: Sequence[int] | np.ndarray, seats: np.ndarray,
                     policy: PlayoutPolicy, others: PlayoutPolicy | None = None,
-                    horizon: int = 0) -> np.ndarray:
+                    horizon: int = 0, streams: np.ndarray | None = None) -> np.ndarray:
         """Play each listed game on with a score-table policy, inside one compiled call.
 
         ``policy`` (:class:`~uno_env.engine.playout.PlayoutPolicy`, e.g. from an
@@ -363,9 +363,12 @@ class Engine:
         and ``others`` (default: ``policy``) for the other seats, for ``horizon``
         decisions of each game (0: to its end); forced decisions are played as
         :meth:`step` plays them. Each decision is the one the agent's ``act`` makes
-        from the acting player's observation. Returns the rewards ``float32[G, P]``
-        summed over the decisions. Needs the ``numba`` backend (search playouts are
-        what it is for; on numpy, step the agent).
+        from the acting player's observation. A policy that draws random numbers
+        (``random_play``) draws them from ``streams`` (``uint64[G, 2]``, a key and a
+        counter per game, advanced in place, as :meth:`play_random` does), one
+        :func:`~uno_env.engine.playout.stream_noise` row per decision. Returns the
+        rewards ``float32[G, P]`` summed over the decisions. Needs the ``numba``
+        backend (search playouts are what it is for; on numpy, step the agent).
         """
         if self._kernels is None:
             raise NotImplementedError("play_policy runs on the numba backend only; on "
@@ -376,12 +379,22 @@ class Engine:
             raise ValueError(f"seats must give one seat per game, shape {idx.shape}, "
                              f"got {seats.shape}")
         horizon = checks.integer(horizon, "horizon", 0)
-        tables = policy_tables(policy, policy if others is None else others)
+        others = policy if others is None else others
+        if not uses_streams(policy, others):
+            streams = np.zeros((0, 2), np.uint64)
+        elif streams is None or streams.shape != (self.num_games, 2) \
+                or streams.dtype != np.uint64:
+            raise ValueError(f"a random policy needs streams, uint64[{self.num_games}, 2], "
+                             f"got {None if streams is None else streams.shape}")
+        tables = policy_tables(policy, others)
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
         masks = self._new_masks(idx)
+        saved = streams.copy()
         try:
-            self._kernels.play_policy(self.state, idx, seats, horizon, tables, rewards, masks)
+            self._kernels.play_policy(self.state, idx, seats, horizon, tables, streams, rewards,
+                                      masks)
         except Exception as err:
+            streams[...] = saved
             raise self._failed(self._kernels.undo(self.state), err) from err
         self._keep_masks(masks)
         return rewards

@@ -34,6 +34,7 @@ from ..cards import (
     SYM_SKIP,
     SYM_SKIP_ALL,
 )
+from .rng import GOLDEN, mix64, next_random
 
 #: Names of the dynamic features (functions of the action and the observation) that
 #: a linear policy weighs, in weight order (``agents.features.DYNAMIC``).
@@ -75,7 +76,7 @@ SYMBOLS_OF_DECKS = np.stack([d[:NUM_COLORED_KINDS].reshape(NUM_COLORS, -1).sum(a
 CHALLENGE_BLUFF = 1.0 - 0.75 ** np.arange(256, dtype=np.float64)
 
 #: How a policy scores (:attr:`PlayoutPolicy.kind`).
-LINEAR, GREEDY = 0, 1
+LINEAR, GREEDY, RANDOM_PLAY = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,10 @@ class PlayoutPolicy:
       less ``answer_relief[a]`` for a play answering a pending penalty;
     * ``GREEDY``: plus ``color_weight[a]`` times the hand's cards of the action's
       color; a challenge scores 5 when the offender holds at least ``threshold``
-      cards (else 0) and a target action loses the target's hand size.
+      cards (else 0) and a target action loses the target's hand size;
+    * ``RANDOM_PLAY``: plus half a uniform number per action in [0, 1), drawn from the
+      game's playout stream (:func:`stream_noise`): uniform within the best ``static``
+      tier.
     """
 
     kind: int
@@ -108,7 +112,7 @@ def policy_tables(own: PlayoutPolicy, others: PlayoutPolicy
     float64[2])``."""
     pair = (own, others)
     for p in pair:
-        if p.kind not in (LINEAR, GREEDY):
+        if p.kind not in (LINEAR, GREEDY, RANDOM_PLAY):
             raise ValueError(f"unknown playout policy kind {p.kind!r}")
     return (np.array([p.kind for p in pair], np.int64),
             np.stack([np.asarray(p.static, np.float64) for p in pair]),
@@ -116,3 +120,18 @@ def policy_tables(own: PlayoutPolicy, others: PlayoutPolicy
             np.stack([np.asarray(p.answer_relief, np.float64) for p in pair]),
             np.stack([np.asarray(p.color_weight, np.float64) for p in pair]),
             np.array([p.threshold for p in pair], np.float64))
+
+
+def stream_noise(streams: np.ndarray) -> np.ndarray:
+    """``float64[n, A]``: one uniform number in [0, 1) per action for the next decision
+    of each stream ``(key, counter)`` of ``streams`` (``uint64[n, 2]``, advanced by one
+    here), the numbers a ``RANDOM_PLAY`` policy adds to its tiers in compiled playouts."""
+    base = next_random(streams[:, 0], streams[:, 1])
+    streams[:, 1] += np.uint64(1)
+    columns = (np.arange(NUM_ACTIONS, dtype=np.uint64) + np.uint64(1)) * GOLDEN
+    return (mix64(base[:, None] + columns[None, :]) >> np.uint64(11)) * 2.0 ** -53
+
+
+def uses_streams(*policies: PlayoutPolicy) -> bool:
+    """Whether any of ``policies`` draws random numbers (needs playout streams)."""
+    return any(p.kind == RANDOM_PLAY for p in policies)

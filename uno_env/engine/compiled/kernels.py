@@ -290,12 +290,12 @@ class NumbaBackend:
                           _new(new_masks), *self._undo_log(state, games))
 
     def play_policy(self, state: State, games: np.ndarray, seats: np.ndarray, horizon: int,
-                    tables: tuple[np.ndarray, ...], rewards: np.ndarray,
+                    tables: tuple[np.ndarray, ...], streams: np.ndarray, rewards: np.ndarray,
                     new_masks: np.ndarray | None) -> None:
         """Play in ``games`` by the policy tables (see :func:`.playouts.play_policy_games`)."""
         from .playouts import play_policy_games  # it builds on this module's kernels
         play_policy_games(self.rules, self._arrays(state), games, seats, horizon, *tables,
-                          rewards, _new(new_masks), *self._undo_log(state, games))
+                          streams, rewards, _new(new_masks), *self._undo_log(state, games))
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)

@@ -25,6 +25,7 @@ from ..playout import (
     GREEDY,
     HAS_COLOR,
     PLAY,
+    RANDOM_PLAY,
     RESULT_COLOR,
     REVERSE,
     SAFE_KIND,
@@ -34,7 +35,9 @@ from ..playout import (
     TARGET_SEAT,
     WILD_PLAY,
 )
+from ..rng import GOLDEN
 from ..state import RESPOND
+from .deal import mix64
 from .kernels import decide, play_forced, refresh_mask, save
 from .legal import legal_row
 from .observe import observe_row
@@ -249,11 +252,29 @@ def greedy_choice(obs, mask, static, color_weight, threshold, work):
 
 
 @njit(cache=True)
+def random_play_choice(mask, static, stream):
+    """The legal action of the highest ``static`` tier plus half a uniform number, the
+    numbers of :func:`uno_env.engine.playout.stream_noise` (``stream`` advanced)."""
+    stream[1] += np.uint64(1)
+    base = mix64(stream[0] + stream[1] * GOLDEN)
+    best, best_score = 0, -np.inf
+    for a in range(NUM_ACTIONS):
+        if not mask[a]:
+            continue
+        noise = mix64(base + np.uint64(a + 1) * GOLDEN) >> np.uint64(11)
+        score = static[a] + 0.5 * (np.float64(noise) * 2.0 ** -53)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+@njit(cache=True)
 def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, relief,
-                      color_weight, threshold, rewards, new_masks, saved, log):
+                      color_weight, threshold, streams, rewards, new_masks, saved, log):
     """Each listed game played on by the policies (row 0 of the tables for the seat
     ``seats[i]``, row 1 for the others) for ``horizon`` decisions or to its end
-    (``horizon`` 0); ``rewards[g]`` sums the game's rewards."""
+    (``horizon`` 0); ``rewards[g]`` sums the game's rewards. A ``RANDOM_PLAY`` policy
+    draws from the game's stream ``streams[g]`` (no rows when none does)."""
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds_held = np.empty(NUM_KINDS, np.bool_)
     obs = np.empty(OBS_SIZE, np.float32)
@@ -270,7 +291,9 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
             player = s.current[g]
             p = 0 if player == seats[i] else 1
             observe_row(rules, s, g, player, obs)
-            if kinds[p] == GREEDY:
+            if kinds[p] == RANDOM_PLAY:
+                a = random_play_choice(mask, static[p], streams[g])
+            elif kinds[p] == GREEDY:
                 a = greedy_choice(obs, mask, static[p], color_weight[p], threshold[p],
                                   work)
             else:
