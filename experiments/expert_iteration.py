@@ -59,7 +59,9 @@ class Config:
     opponents: str = "tuned,random_play,greedy"  # each game draws one for its other seats
     states: int = 100_000          # labelled decisions per iteration
     epochs: int = 3                # passes over an iteration's labels
-    learning_rate: float = 3e-4    # Adam, decayed to a tenth over each fit
+    learning_rate: float = 5e-5    # Adam, decayed to a tenth over each fit (small: the
+    #                                labels are mostly the network's own choices)
+    value_weight: float = 0.0      # weight of the value loss (0: the value head is left alone)
     games: int = 256               # games played side by side while labelling
     deals: int = 5000              # fresh duplicate deals of every measurement
     eval_opponent: str = "tuned"   # the opponent every network is measured against
@@ -71,7 +73,8 @@ class Config:
         """Raise ``SystemExit`` naming the first bad setting (before any work starts)."""
         check_bounds(self, at_least_one=("players", "iterations", "budget", "states", "epochs",
                                          "games", "deals"),
-                     non_negative=("horizon", "confidence"), positive=("learning_rate",))
+                     non_negative=("horizon", "confidence", "value_weight"),
+                     positive=("learning_rate",))
         if not self.start:
             raise SystemExit("bad setting: --start names the first network (.safetensors)")
         try:
@@ -99,6 +102,7 @@ def distil(cfg: Config, i: int, previous: Path) -> Path:
                "--teacher", cfg.expert(previous), "--opponents", cfg.opponents,
                "--rounds", "1", "--states", str(cfg.states), "--epochs", str(cfg.epochs),
                "--learning-rate", str(cfg.learning_rate), "--games", str(cfg.games),
+               "--value-weight", str(cfg.value_weight),
                "--curve-deals", "0", "--eval-deals", "0", "--seed", str(cfg.seed * 100 + i),
                "--out", str(out)]
     if not cfg.progress:
