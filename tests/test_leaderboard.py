@@ -31,7 +31,7 @@ def test_a_tiny_leaderboard_writes_its_page_and_record(tmp_path: Path) -> None:
     for table in data["tables"]:
         rows = {r["agent"]: r for r in table["rows"]}
         assert "rating_vs_reference" not in rows["tuned"]
-        assert all(r["low"] <= r["rating"] <= r["high"] for r in rows.values())
+        assert all(r["low"] <= r["high"] for r in rows.values())
         assert all(r["decisions_per_second"] > 0 for r in rows.values())
     assert not list(tmp_path.glob(".*progress*"))        # progress removed at the end
 

@@ -66,7 +66,7 @@ TINY_AGENTS = {2: ["random", "greedy", "tuned", "ismcts:budget=2"],
 #: Where ``--tiny`` writes (never the published page).
 TINY_OUT = "runs/leaderboard-tiny"
 #: Games a piece of the run plays at most (the unit of progress and of parallel work).
-PIECE_GAMES = 1200
+PIECE_GAMES = 600
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,9 @@ def markdown(record: dict[str, Any]) -> str:
         "heads-up and at 4 players. Each table is a round robin in which every group "
         "of agents is seated in every rotation of the seats on every deal (duplicate "
         "deals), so the luck of the cards cancels out. Ratings are Bradley-Terry on the "
-        "Elo scale heads-up (mean 0) and openskill's mu at 4 players; every interval is "
+        "Elo scale heads-up (mean 0) and openskill's mu at 4 players (the mean over the "
+        "bootstrap resamples: one pass of openskill's online update depends on the order "
+        "of the games); every interval is "
         "95%: bootstrap over deals for ratings and their differences, normal over deals "
         "for win rates. The differences to `tuned` are paired by deal; an agent "
         "\"beats\" `tuned` when the interval lies above 0. Decisions/s is each agent's own "
@@ -269,7 +271,9 @@ def markdown(record: dict[str, Any]) -> str:
         f"{record['machine']['cpu']} ({record['machine']['cores']} cores, load average "
         f"{record['machine']['load_before']} before and {record['machine']['load_after']} "
         f"after), {record['machine']['backend']}, {record['date']}; deal seed "
-        f"{record['settings']['seed']}. Every number: [{record['json']}]({record['json']}).",
+        f"{record['settings']['seed']}"
+        + (f", code at commit {record['revision']}" if record.get("revision") else "")
+        + f". Every number: [{record['json']}]({record['json']}).",
         ""]
     for table in record["tables"]:
         p = table["players"]
@@ -338,6 +342,7 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     record = {"command": command, "date": datetime.date.today().isoformat(),
               "json": Path(os.path.relpath(out_json, out_md.parent)).as_posix(),
               "seconds": round(time.perf_counter() - start, 1),
+              "revision": _revision(),
               "machine": {"cpu": cpu_model(), "cores": _cores(), "backend": backend_version(),
                           "load_before": load_before, "load_after": load_average()},
               "settings": asdict(settings),
@@ -347,6 +352,18 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     for progress, _ in results:
         progress.unlink(missing_ok=True)
     return record
+
+
+def _revision() -> str | None:
+    """The git commit the code ran at (None outside a git checkout)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10, cwd=Path(__file__).parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
 
 
 def _cores() -> int:

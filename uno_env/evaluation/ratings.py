@@ -5,7 +5,10 @@
   Every pair that met gets half a win each way as a prior, so an agent that never
   lost keeps a finite rating; against hundreds of games per pair it moves nothing.
 * At 3+ players: openskill's Plackett-Luce model fed with the finishing order of
-  every game, deal by deal (the rating ``mu``; the ``eval`` extra).
+  every game, deal by deal (the rating ``mu``; the ``eval`` extra). One pass of this
+  online update depends on the order of the games (the last deals weigh most), so
+  with resamples the rating is the mean over them, each a pass over the deals in a
+  random order.
 
 Both get their intervals the same way: the deals are drawn with replacement
 (:func:`~.intervals.resample_weights`) and the ratings computed again on each
@@ -125,13 +128,15 @@ def multi_player(labels: Sequence[str], entries: np.ndarray, standing: np.ndarra
                  seed: int = 0) -> Ratings:
     """openskill :class:`Ratings` of games with ``entries[N, P]`` (the agent of each seat),
     ``standing[N, P]`` (finishing order, 0 best), their ``deal`` and ``seating``: the
-    games deal by deal, seating by seating within a deal (the same for any batch)."""
+    games deal by deal, seating by seating within a deal (the same for any batch); the
+    rating is the mean over ``rounds`` resamples (one pass in deal order without)."""
     deals = int(deal.max()) + 1 if len(deal) else 0
     by_deal = np.lexsort((seating, deal))
     cuts = np.searchsorted(deal[by_deal], np.arange(1, deals))
     games_of_deal = np.split(by_deal, cuts)
     k = len(labels)
-    value = _openskill(k, entries, standing, games_of_deal, np.arange(deals))
     samples = np.array([_openskill(k, entries, standing, games_of_deal, order)
                         for order in resample_deals(deals, rounds, seed)]).reshape(-1, k)
+    value = samples.mean(axis=0) if rounds else _openskill(
+        k, entries, standing, games_of_deal, np.arange(deals))
     return Ratings(list(labels), "openskill", value, samples)
