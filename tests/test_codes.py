@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import typing
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from uno_env.engine.codes import (
     DECISION_OF_ACTION,
     OPTION_CODES,
     Decision,
+    RuleCodes,
     Scoring,
     option_code,
     option_value,
@@ -61,6 +63,14 @@ def test_rule_codes_hold_every_option_choices_as_codes(rules):
             assert code is option_code(name, value), name
         else:
             assert code == value and type(code) is type(value), name
+
+
+def test_rule_codes_declare_the_type_of_every_option():
+    hints = typing.get_type_hints(RuleCodes)
+    assert tuple(hints) == tuple(f.name for f in dataclasses.fields(Rules))
+    rule_hints = typing.get_type_hints(Rules)
+    for name, hint in hints.items():
+        assert hint is (OPTION_CODES[name] if name in CHOICES else rule_hints[name]), name
 
 
 def test_comparing_a_code_with_a_string_is_an_error():

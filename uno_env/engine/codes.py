@@ -13,9 +13,9 @@ kinds of decision an action id makes, which both backends dispatch on.
 from __future__ import annotations
 
 import functools
-from collections import namedtuple
 from dataclasses import fields
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -183,8 +183,64 @@ def option_value(option: str, code: int) -> str:
     return CHOICES[option][code]
 
 
-#: Every option of :class:`~uno_env.rules.Rules`, choice options as their codes.
-RuleCodes = namedtuple("RuleCodes", [f.name for f in fields(Rules)])
+class RuleCodes(NamedTuple):
+    """Every option of :class:`~uno_env.rules.Rules`, choice options as their codes.
+
+    The fields are those of ``Rules`` in the same order (a test checks them).
+    """
+
+    num_players: int
+    deck: Deck
+    first_card: FirstCard
+    first_player: FirstPlayer
+    dealer: Dealer
+    draw_rule: DrawRule
+    draw_when_playable: bool
+    play_any_after_draw: bool
+    draw_keep_going: bool
+    wd4_restriction: Wd4Restriction
+    wd4_bluff: bool
+    challenge: bool
+    challenge_guilty: ChallengeGuilty
+    challenge_penalty: int
+    stack_draw2_on_draw2: bool
+    stack_draw4_on_draw2: bool
+    stack_draw4_on_draw4: bool
+    stack_draw2_on_draw4: StackDraw2OnDraw4
+    stack_no_mixing: bool
+    stack_reverse: bool
+    stack_skip: StackSkip
+    stack_wild_cancels: bool
+    stack_by_value: bool
+    challenge_on_stack: bool
+    multi_play: MultiPlay
+    multi_effects_add: bool
+    multi_skip: MultiSkip
+    uno_to_finish: bool
+    finish_on_action: FinishOnAction
+    uno_penalty: int
+    single_card_finish: bool
+    declare_on_finish: int
+    seven_zero: bool
+    zero_open: bool
+    jump_in: bool
+    skip_answers_skip: bool
+    dobon: bool
+    mercy_limit: int
+    roulette_color: RouletteColor
+    end: End
+    scoring: Scoring
+    points: Points
+    draw_return_winner: DrawReturnWinner
+    draw_return_winner_points: int
+    feed_penalty: int
+    match: bool
+    target_score: int
+    rounds: int
+    max_turns: int
+    teams: bool
+    auto_forced: bool
+    reward: Reward
 
 
 @functools.lru_cache(maxsize=256)
