@@ -10,17 +10,20 @@ and tournaments.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from uno_env.actions import NUM_ACTIONS
 from uno_env.agent_registry import choose_actions, choose_in_parts
+from uno_env.checks import describe
 
 #: ``choose_actions`` and ``choose_in_parts`` live in the environment's agent registry
 #: (the environment calls them) and are part of this interface too.
-__all__ = ["Agent", "BatchAgent", "check_batch", "choose_actions", "choose_in_parts",
-           "masked_argmax"]
+__all__ = ["Agent", "BatchAgent", "check_act", "check_batch", "choose_actions",
+           "choose_in_parts", "masked_argmax"]
 
 if TYPE_CHECKING:
     from uno_env.engine import Engine
@@ -42,6 +45,24 @@ class Agent(ABC):
     state between calls unless they document it: envs call ``act`` on varying
     subsets of their games.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every ``act`` a subclass defines checks its arguments first (:func:`check_act`):
+        a malformed batch raises ``TypeError``/``ValueError`` naming the argument."""
+        super().__init_subclass__(**kwargs)
+        act = cls.__dict__.get("act")
+        if act is None or getattr(act, "__isabstractmethod__", False) \
+                or getattr(act, "checks_arguments", False):
+            return
+
+        @functools.wraps(act)
+        def checked_act(self: Agent, observations: np.ndarray, masks: np.ndarray,
+                        rng: np.random.Generator) -> np.ndarray:
+            check_act(observations, masks, rng, getattr(self, "uses_rng", True))
+            return act(self, observations, masks, rng)
+
+        checked_act.checks_arguments = True   # type: ignore[attr-defined]
+        cls.act = checked_act   # type: ignore[method-assign]
 
     #: A short name used by tournaments, logs and :func:`agents.make_agent`.
     name: str = "agent"
@@ -78,6 +99,30 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def check_act(observations: Any, masks: Any, rng: Any, uses_rng: bool = True) -> None:
+    """Raise ``TypeError`` (a value of the wrong kind) or ``ValueError`` (the wrong shape),
+    naming the argument, unless ``masks`` is ``bool[B, NUM_ACTIONS]``, ``observations`` a
+    numeric ``[B, D]`` array and (for an agent that ``uses_rng``) ``rng`` a numpy
+    Generator."""
+    if not isinstance(masks, np.ndarray) or masks.dtype != bool:
+        raise TypeError(f"masks must be a bool numpy array [B, {NUM_ACTIONS}], got "
+                        f"{describe(masks) if not isinstance(masks, np.ndarray) else masks.dtype}")
+    if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"masks must be bool[B, {NUM_ACTIONS}], got shape {masks.shape}")
+    if not isinstance(observations, np.ndarray) or observations.dtype.kind not in "fiub":
+        shown = (observations.dtype if isinstance(observations, np.ndarray)
+                 else describe(observations))
+        raise TypeError(f"observations must be a numeric numpy array [B, D], got {shown}")
+    if observations.ndim != 2:
+        raise ValueError(f"observations must be float32[B, D], got shape {observations.shape}")
+    if observations.shape[0] != masks.shape[0]:
+        raise ValueError(f"observations and masks must have one row per decision, got "
+                         f"{observations.shape[0]} and {masks.shape[0]} rows")
+    if uses_rng and not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
+                        f"{describe(rng)}")
 
 
 def check_batch(observations: np.ndarray, masks: np.ndarray, width: int | None = None) -> None:

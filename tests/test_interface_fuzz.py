@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario import assert_same_state, snapshot
 
-from uno_env import Engine, Rules
+from uno_env import PRESETS, Engine, Rules
 from uno_env.cli import build_parser
 from uno_env.gym_env import UnoEnv
 from uno_env.pettingzoo_env import env as aec_env
@@ -333,3 +333,199 @@ def test_cli_rejects_bad_numbers_as_usage_errors(capsys, value):
         assert exit_info.value.code == 2
         err = capsys.readouterr().err
         assert "usage:" in err and option in err and "Traceback" not in err
+
+
+# --- the engine's other entry points ----------------------------------------------------------
+
+#: Values that are no index at all, and indexes of every size (most out of range).
+bad_index = st.one_of(not_an_integer.filter(lambda v: v is not None), huge,
+                      st.integers(max_value=-1), st.integers(min_value=4, max_value=2**62))
+
+
+@FUZZ
+@given(game=bad_index, player=bad_index,
+       worlds=st.one_of(not_an_integer.filter(lambda v: v is not None), huge,
+                        st.integers(max_value=0), st.integers(min_value=2**20 + 1)))
+def test_engine_views_and_worlds(game, player, worlds):
+    eng = engine()
+    before = snapshot(eng)
+    for call in (lambda: eng.hand(game, 0), lambda: eng.top_card(game),
+                 lambda: eng.current_color(game), lambda: eng.phase_name(game),
+                 lambda: eng.legal_action_names(game)):
+        with pytest.raises(BAD, match="game"):
+            call()
+    with pytest.raises(BAD, match="player"):
+        eng.hand(0, player)
+    with pytest.raises(BAD, match="players"):
+        eng.observe(players=player)
+    with pytest.raises(BAD, match="games"):
+        eng.observe(games=[game])
+    with pytest.raises(BAD, match="games"):
+        eng.legal_action_mask([game])
+    with pytest.raises(BAD, match="games"):
+        eng.step(np.zeros(1, np.int64), games=[game])
+    seat = int(eng.state.current[0])
+    rng = np.random.default_rng(0)
+    with pytest.raises(BAD, match="game"):
+        eng.sample_worlds(game, seat, 2, rng)
+    with pytest.raises(BAD, match="seat"):
+        eng.sample_worlds(0, player, 2, rng)
+    with pytest.raises(BAD, match="num_worlds"):
+        eng.sample_worlds(0, seat, worlds, rng)
+    with pytest.raises(BAD, match="rng"):
+        eng.sample_worlds(0, seat, 2, player)
+    assert_same_state(before, snapshot(eng))
+
+
+# --- agents ------------------------------------------------------------------------------------
+
+AGENT_SPECS = ("random", "random_play", "greedy", "defender", "tuned", "ismcts:budget=2",
+               "net:official-2p", "ppo:official-2p")
+
+
+@functools.cache
+def built_agent(spec: str):
+    if spec.startswith(("net:", "ppo:")):
+        pytest.importorskip("torch")
+    from agents import make_agent
+
+    return make_agent(spec)
+
+
+@functools.cache
+def decisions() -> tuple[np.ndarray, np.ndarray]:
+    eng = Engine(Rules(num_players=2), 3, seed=4)
+    return eng.observe(), eng.legal_action_mask()
+
+
+def bad_act_inputs() -> st.SearchStrategy:
+    """(observations, masks, rng, the argument at fault) with exactly one of them bad."""
+    obs, masks = decisions()
+    bad_obs = st.sampled_from([obs[:2], obs[0], obs.astype(object), "obs", None,
+                               obs.astype(np.complex64), obs.tolist()])
+    bad_masks = st.sampled_from([masks[:, :-1], masks[:2], masks[0], masks.astype(np.float32),
+                                 masks.astype(np.int64) * 3, None, "mask", masks.tolist()])
+    bad_rng = st.one_of(not_an_integer.filter(lambda v: not isinstance(v, np.random.Generator)),
+                        st.integers())
+    return st.one_of(bad_obs.map(lambda o: (o, masks, np.random.default_rng(0), "observations")),
+                     bad_masks.map(lambda m: (obs, m, np.random.default_rng(0), "masks")),
+                     bad_rng.map(lambda r: (obs, masks, r, "rng")))
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(inputs=bad_act_inputs())
+def test_agent_act(spec, inputs):
+    agent = built_agent(spec)
+    obs, masks, rng, name = inputs
+    if name == "rng" and not getattr(agent, "uses_rng", True):
+        return
+    with pytest.raises(BAD, match=name):
+        agent.act(obs, masks, rng)
+    if getattr(agent, "uses_observations", True) and not agent.needs_engine:
+        good_obs, good_masks = decisions()
+        with pytest.raises(ValueError, match="observations"):   # the wrong width
+            agent.act(good_obs[:, :-1], good_masks, np.random.default_rng(1))
+    if not agent.needs_engine:
+        good_obs, good_masks = decisions()
+        actions = agent.act(good_obs, good_masks, np.random.default_rng(1))
+        assert good_masks[np.arange(len(actions)), actions].all()
+
+
+# --- agent specs, rules and presets ------------------------------------------------------------
+
+spec_text = st.text(st.sampled_from("abcdefgimnorstuy_:=,.-0123456789 "), max_size=30)
+
+
+@FUZZ
+@given(name=st.sampled_from(["random", "greedy", "tuned", "defender", "ismcts", "random_play",
+                             "nobody"]),
+       key=st.sampled_from(["budget", "challenge_threshold", "worlds", "seed", "x", "c"]),
+       value=st.one_of(st.text(max_size=8).filter(lambda t: "," not in t),
+                       st.sampled_from(["inf", "nan", "-1", "0", "2.7", "1e400", "true",
+                                        "9" * 40])))
+def test_make_agent_specs(name, key, value):
+    from agents import make_agent
+
+    spec = f"{name}:{key}={value}"
+    try:
+        make_agent(spec)
+    except BAD as err:
+        text = str(err)
+        assert name in text, text
+        assert key in text or "unknown agent" in text or "key=value" in text, text
+
+
+@FUZZ
+@given(text=spec_text)
+def test_make_agent_any_text(text):
+    from agents import make_agent
+
+    try:
+        make_agent(text)
+    except BAD as err:
+        assert "agent" in str(err), str(err)
+
+
+@FUZZ
+@given(data=st.data())
+def test_rules_options(data):
+    import dataclasses
+
+    option = data.draw(st.sampled_from([f.name for f in dataclasses.fields(Rules)]))
+    value = data.draw(st.one_of(not_an_integer, huge, st.integers(-10**6, 10**7),
+                                st.text(max_size=6)))
+    try:
+        Rules(**{option: value})
+    except BAD as err:
+        assert option in str(err), str(err)
+    with pytest.raises(BAD, match="preset"):
+        Rules.preset(data.draw(st.text(max_size=8).filter(lambda t: t not in PRESETS)))
+    try:
+        Rules.preset("official", **{option: value})
+    except BAD as err:
+        assert option in str(err), str(err)
+
+
+# --- the command line's arguments --------------------------------------------------------------
+
+cli_value = st.one_of(st.integers(-3, 12).map(str), st.sampled_from(
+    ["", " ", "1.5", "abc", "1e3", "0x10", "-0", "²", "9" * 40, "official,", ",", "nan",
+     "greedy:budget=2", "ismcts:budget=abc", "nobody", "random_play,greedy", "teams"]))
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(command=st.sampled_from([
+    ("rules", "--preset", "official", "--players", "{}"),
+    ("simulate", "--games", "4", "--batch", "4", "--no-progress", "--players", "{}"),
+    ("tournament", "--games", "2", "--no-progress", "--agents", "{}"),
+    ("tournament", "--games", "2", "--no-progress", "--agents", "random", "--players", "{}"),
+    ("tournament", "--games", "2", "--no-progress", "--agents", "random", "--presets", "{}"),
+    ("tournament", "--games", "2", "--no-progress", "--agents", "random", "--preset", "{}"),
+    ("play", "--opponents", "{}"),
+    ("play", "--players", "{}"),
+    ("play", "--seat", "{}"),
+]), value=cli_value)
+def test_cli_arguments(capsys, monkeypatch, command, value):
+    """Every rejected argument ends the command with a usage error (status 2) or one line
+    naming the option (status 1), never a traceback."""
+    import io
+
+    from uno_env.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    argv = [part.replace("{}", value) for part in command]
+    option = command[-2]
+    try:
+        code = main(argv)
+    except SystemExit as exit_info:
+        code = exit_info.code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if code == 2:
+        assert "usage:" in err and option in err, err
+    elif code not in (0, None):
+        message = str(code) if isinstance(code, str) else err
+        assert option.lstrip("-") in message or option in message, (argv, message)

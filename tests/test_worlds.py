@@ -122,7 +122,7 @@ def test_worlds_need_the_acting_player_of_a_running_game() -> None:
         eng.sample_worlds(0, (seat + 1) % 3, 4, np.random.default_rng(0))
     with pytest.raises(ValueError, match="game must be an integer between 0 and 1, got 5"):
         eng.sample_worlds(5, seat, 4, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="num_worlds must be an integer at least 1"):
+    with pytest.raises(ValueError, match="num_worlds must be an integer between 1 and"):
         eng.sample_worlds(0, seat, 0, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"drew_on_weight must be in \(0, 1\]"):
         eng.sample_worlds(0, seat, 4, np.random.default_rng(0), drew_on_weight=0.0)

@@ -194,9 +194,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     with user_errors():  # every input checked before the first game
         if not presets:
             raise ValueError(f"--presets {args.presets!r} names no preset")
-        rules = [Rules.preset(p, num_players=players) for p in presets]
-        build_agents(specs)
-        table = seatings(len(specs), players)
+        unknown = [p for p in presets if p not in PRESETS]
+        if unknown:
+            raise ValueError(f"unknown preset {unknown[0]!r}; presets: {', '.join(PRESETS)}")
+        try:
+            build_agents(specs)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"--agents: {err}") from None
+        try:
+            rules = [Rules.preset(p, num_players=players) for p in presets]
+        except ValueError as err:   # say which flag set the player count
+            flag = ("--players" if args.players is not None
+                    else f"--agents (one seat per agent: {len(specs)}; --players sets it)")
+            raise ValueError(f"{flag}: {err}") from None
+        try:
+            table = seatings(len(specs), players)
+        except ValueError as err:
+            raise ValueError(f"--agents and --players: {err}") from None
         report.check_outputs(args.json, args.csv, args.plot)
         if args.ray:
             from .evaluation.ray import connect
@@ -279,8 +293,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     specs = [s for s in args.opponents.split(",") if s.strip()]
     if len(specs) == 1:
         specs *= args.players - 1
-    with user_errors("uno-env play"):
-        opponents = [make_agent(s) for s in specs]
+    with user_errors("uno-env play"):   # each flag checked, and named, before the deal
+        if not 0 <= args.seat < args.players:
+            raise ValueError(f"--seat {args.seat} is not a seat 0-{args.players - 1}")
+        if len(specs) != args.players - 1:
+            raise ValueError(f"--opponents: {args.players} players need {args.players - 1} "
+                             f"opponents, got {len(specs)} (or give one for every seat)")
+        try:
+            opponents = [make_agent(s) for s in specs]
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"--opponents: {err}") from None
         play_in_terminal(rules, opponents, seat=args.seat, seed=args.seed,
                          color=not args.no_color)
     return 0

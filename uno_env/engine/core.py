@@ -53,6 +53,8 @@ class EngineError(RuntimeError):
 #: ``numba`` (compiled, one game at a time; needs the ``fast`` extra). Both play the
 #: same games from the same seeds.
 BACKENDS = ("numpy", "numba")
+#: The most worlds one ``sample_worlds`` call deals (each is a whole game state).
+MAX_WORLDS = 1 << 20
 
 
 def default_backend() -> str:
@@ -187,7 +189,8 @@ class Engine:
             raise ValueError(f"games must be a list of game indices, got {games!r}")
         bad = idx[(idx < 0) | (idx >= self.num_games)]
         if bad.size:
-            raise ValueError(f"game index {int(bad[0])} out of range 0-{self.num_games - 1}")
+            raise ValueError(f"games: game index {int(bad[0])} out of range "
+                             f"0-{self.num_games - 1}")
         idx = idx.astype(np.int64)
         increasing = bool((idx[1:] > idx[:-1]).all())
         if unique and not increasing:
@@ -533,9 +536,9 @@ class Engine:
             if p.ndim > 1 or (p.ndim == 1 and p.shape != (n,)) or p.dtype.kind not in "iu":
                 raise ValueError(f"players must be one seat or {n} seats (integers), "
                                  f"got {players!r}")
-            p = p.astype(np.int64) if p.ndim else np.full(n, int(p), np.int64)
-            if ((p < 0) | (p >= self.num_players)).any():
+            if ((p < 0) | (p >= self.num_players)).any():   # before any conversion
                 raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
+            p = p.astype(np.int64) if p.ndim else np.full(n, int(p), np.int64)
         if self._kernels is not None:
             return self._kernels.observe(self.state, np.arange(n) if idx is None else idx, p)
         return self._observer.observe(self.state if idx is None else self.state.take(idx), p)
@@ -556,8 +559,11 @@ class Engine:
         by a belief with ``drew_on_weight`` < 1 (see :mod:`uno_env.engine.worlds`)."""
         game = self._game(game)
         seat = checks.integer(seat, "seat", 0, self.num_players - 1)
-        num_worlds = checks.integer(num_worlds, "num_worlds", 1)
+        num_worlds = checks.integer(num_worlds, "num_worlds", 1, MAX_WORLDS)
         drew_on_weight = checks.real(drew_on_weight, "drew_on_weight")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
+                            f"{checks.describe(rng)}")
         state = sample_worlds(self.rules, self.state, game, seat, num_worlds, rng,
                               drew_on_weight)
         worlds = Engine(self.rules, state.num_games, 0, self.backend)
