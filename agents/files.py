@@ -10,6 +10,7 @@ shadows it. Shipped stems have no dot.
 from __future__ import annotations
 
 from pathlib import Path, PurePath
+from typing import TypeGuard
 
 #: Where the shipped models live.
 MODELS_DIR = Path(__file__).parent / "models"
@@ -56,7 +57,7 @@ def check_file(path: str | Path, kind: str) -> Path:
     return path
 
 
-def is_builtin(spec: object) -> bool:
+def is_builtin(spec: object) -> TypeGuard[str]:
     """Whether ``spec`` is an agent spec of one of :data:`BUILTIN_HEURISTICS`."""
     return isinstance(spec, str) and spec.split(":", 1)[0] in BUILTIN_HEURISTICS
 

@@ -32,6 +32,7 @@ always declared.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -164,9 +165,10 @@ def weight_table(weights: Weights | Mapping[int, Weights]) -> tuple[np.ndarray, 
     """``(sizes int64[K], table float64[K, len(FEATURES)])``: the weight sets of a
     ``{num_players: weights}`` mapping by table size, or one set (``K = 1``) for all."""
     if isinstance(weights, Mapping) and weights and all(isinstance(k, int) for k in weights):
-        sizes = sorted(weights)
-        return np.array(sizes, np.int64), np.stack([weight_vector(weights[p]) for p in sizes])
-    return np.array([2], np.int64), weight_vector(weights)[None, :]  # type: ignore[arg-type]
+        by_size = cast("Mapping[int, Weights]", weights)
+        sizes = sorted(by_size)
+        return np.array(sizes, np.int64), np.stack([weight_vector(by_size[p]) for p in sizes])
+    return np.array([2], np.int64), weight_vector(cast(Weights, weights))[None, :]
 
 
 def nearest_size(players: np.ndarray, sizes: np.ndarray) -> np.ndarray:

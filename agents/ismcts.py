@@ -201,10 +201,10 @@ class IsmctsAgent(Agent):
         if sims.backend != "numba" or not self.compiled_playouts:
             return None
         pair = (self.policy, self.opponent_policy or self.policy)
-        made = [getattr(p, "playout_policy", None) for p in pair]
-        if None in made:
+        make_first, make_second = (getattr(p, "playout_policy", None) for p in pair)
+        if make_first is None or make_second is None:
             return None
-        return made[0](sims.num_players), made[1](sims.num_players)
+        return make_first(sims.num_players), make_second(sims.num_players)
 
     def _pick(self, value: np.ndarray, default: int) -> int:
         """Row of ``value[actions, worlds]`` to play (:func:`pick`)."""
@@ -220,16 +220,16 @@ class IsmctsAgent(Agent):
         if self.playout == "random" and not self.horizon and not self.opponent:
             # one call (compiled on numba)
             live = np.flatnonzero(~sims.state.done)
-            streams = np.zeros((sims.num_games, 2), np.uint64)
-            streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
-            rewards = sims.play_random(live, np.full(live.size, -1), streams)
+            random_streams = np.zeros((sims.num_games, 2), np.uint64)
+            random_streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
+            rewards = sims.play_random(live, np.full(live.size, -1), random_streams)
             return total + rewards[rows, seat]
         compiled = self._compiled_policies(sims)
         if compiled is not None:
             # whole playouts in one compiled call, the same decisions as play_out's (a
             # random policy's from other random numbers: the same rule)
             live = np.flatnonzero(~sims.state.done)
-            streams = None
+            streams: np.ndarray | None = None
             if uses_streams(*compiled):
                 streams = np.zeros((sims.num_games, 2), np.uint64)
                 streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)

@@ -61,6 +61,7 @@ def read_plain_pickle(data: bytes) -> Any:
         del stack[start:]
         return items
 
+    arg: Any   # the opcode's argument (None for the opcodes that take none)
     try:
         for op, arg, _ in pickletools.genops(data):
             name = op.name
@@ -79,9 +80,9 @@ def read_plain_pickle(data: bytes) -> Any:
             elif name == "TUPLE":
                 stack.append(tuple(since_mark()))
             elif name in _TUPLES:
-                items = tuple(stack[-_TUPLES[name]:])
+                members = tuple(stack[-_TUPLES[name]:])
                 del stack[-_TUPLES[name]:]
-                stack.append(items)
+                stack.append(members)
             elif name == "APPEND":
                 value = stack.pop()
                 stack[-1].append(value)

@@ -40,7 +40,7 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), texts
 
 
-def parameter_types(cls: type) -> dict[str, Any]:
+def parameter_types(cls: type[Any]) -> dict[str, Any]:
     """The keyword parameters of ``cls``'s constructor and their annotated types
     (``Any`` where unannotated)."""
     hints = typing.get_type_hints(cls.__init__)

@@ -48,7 +48,7 @@ def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) 
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
                                 help=text)
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type]
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
             parser.add_argument(flag, type=kind, default=f.default, help=text)
     return cls(**vars(parser.parse_args(argv)))
 

@@ -148,7 +148,7 @@ class LearnerCore:
             return
         self.engine.reset(seed, games=idx)   # checks the seed before anything changes
         if seed is not None and np.ndim(seed) == 0:
-            self.rng = np.random.default_rng(int(seed))
+            self.rng = np.random.default_rng(int(np.asarray(seed)))
         if idx is None:
             self.seats = self._first_seats()
             self.forfeit[:] = False

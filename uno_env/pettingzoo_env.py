@@ -101,7 +101,7 @@ class _Forwarded:
         return getattr(wrapper._base_env, self.name)
 
 
-class _ForwardingWrapper:
+class _ForwardingWrapper(wrappers.BaseWrapper):
     """Mixin for a PettingZoo wrapper: the AEC bookkeeping read through :class:`_Forwarded`."""
 
     agents = _Forwarded()
@@ -163,7 +163,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     rules.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "name": "uno_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
@@ -193,7 +193,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._no_mask = np.zeros(NUM_ACTIONS, np.int8)
         self._clear_episode()
 

@@ -60,7 +60,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             "observation": spaces.Box(0, 1, obs_shape, np.int8),
             "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
         }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self.next_legal_moves: list[int] = []
 
     def _make(self, seed: int | None) -> Any:

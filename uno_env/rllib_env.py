@@ -37,6 +37,7 @@ from .learner import action_space, make_rules, observation_space
 
 try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.utils.typing import MultiAgentDict
 except ImportError as err:  # pragma: no cover - exercised only without the extra
     raise ImportError("uno_env.rllib_env needs Ray RLlib: pip install 'uno-env[rllib]'") from err
 
@@ -79,8 +80,10 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         return {"observations": self.engine.observe(seat)[0],
                 "action_mask": mask.astype(np.float32)}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, Any], dict[str, Any]]:
+    # RLlib's MultiAgentEnv derives from gymnasium's Env but resets and steps with one
+    # dict per agent, which the typing of gymnasium's Env does not allow for.
+    def reset(self, *, seed: int | None = None,  # type: ignore[override]
+              options: dict[str, Any] | None = None) -> tuple[MultiAgentDict, MultiAgentDict]:
         """Deal a new game; only the first player to act gets an observation."""
         seed = checks.seed(seed)
         if seed is not None:
@@ -90,7 +93,8 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         seat = int(self.engine.state.current[0])
         return {agent_id(seat): self._obs(seat)}, {}
 
-    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+    def step(self, action_dict: MultiAgentDict  # type: ignore[override]
+             ) -> tuple[dict, dict, dict, dict, dict]:
         """Apply the acting player's action; observe the next player (all at the end)."""
         seat = int(self.engine.state.current[0])
         action = self._action(action_dict, agent_id(seat))
@@ -100,7 +104,8 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         rewards_p, terminated, truncated = self.engine.step(np.array([action], np.int64))
         done = bool(terminated[0] or truncated[0])
         self._over = done
-        rewards = {agent_id(p): float(r) for p, r in enumerate(rewards_p[0]) if r != 0.0}
+        rewards: MultiAgentDict = {agent_id(p): float(r) for p, r in enumerate(rewards_p[0])
+                                   if r != 0.0}
         if done:
             obs = {a: self._obs(p) for p, a in enumerate(self.possible_agents)}
             rewards = {a: rewards.get(a, 0.0) for a in self.possible_agents}

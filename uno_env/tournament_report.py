@@ -13,10 +13,15 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .tournament import TournamentResult
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 
 def _pct(x: float) -> str:
@@ -194,7 +199,7 @@ def to_csv(results: Sequence[TournamentResult]) -> str:
     return buf.getvalue()
 
 
-def figure(results: Sequence[TournamentResult]) -> object:
+def figure(results: Sequence[TournamentResult]) -> Figure:
     """A matplotlib figure, one panel per tournament: the head-to-head heatmap heads-up,
     rating bars with 95% intervals at 3+ players."""
     import matplotlib
@@ -215,7 +220,7 @@ def figure(results: Sequence[TournamentResult]) -> object:
     return fig
 
 
-def _heatmap(ax: object, res: TournamentResult) -> None:
+def _heatmap(ax: Axes, res: TournamentResult) -> None:
     rate, low, high = res.head_to_head_rates()
     ax.imshow(rate, vmin=0, vmax=1, cmap="RdBu")
     k = len(res.labels)
@@ -230,7 +235,7 @@ def _heatmap(ax: object, res: TournamentResult) -> None:
     ax.set_ylabel("win rate of")
 
 
-def _rating_bars(ax: object, res: TournamentResult) -> None:
+def _rating_bars(ax: Axes, res: TournamentResult) -> None:
     ratings = res.ratings()
     low, high = ratings.interval()
     err = np.array([ratings.value - low, high - ratings.value])

@@ -57,7 +57,9 @@ from .learner import (
 from .rules import Rules
 
 try:  # Stable-Baselines3 is an optional dependency (the "train" extra)
-    from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
+    from stable_baselines3.common.vec_env import VecEnv
+
+    _SB3VecEnv: type | None = VecEnv
 except ImportError:  # pragma: no cover - exercised only without the extra
     _SB3VecEnv = None
 
@@ -66,7 +68,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 _VecEnvBase: type = _SB3VecEnv if _SB3VecEnv is not None else object
 
 
-class UnoVecEnv(_VecEnvBase):  # type: ignore[misc, valid-type]
+class UnoVecEnv(_VecEnvBase):
     """Stable-Baselines3 ``VecEnv`` of ``num_envs`` UNO games over one Engine.
 
     ``UnoVecEnv(num_envs=64, preset="official", num_players=4, opponents=None,
@@ -105,7 +107,7 @@ class UnoVecEnv(_VecEnvBase):  # type: ignore[misc, valid-type]
             self.core.reset()
         self._reset_seeds()
         self._reset_options()
-        self.reset_infos = [{} for _ in range(self.num_envs)]
+        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         return self.core.observe()
 
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
@@ -210,7 +212,7 @@ class UnoVectorEnv(VectorEnv):
         """New episodes everywhere (``seed``: an int for ``seed, seed+1, ...`` or one per game)."""
         self.core.reset(seed=seed)   # checks the seed first
         if seed is not None:
-            first = seed if np.ndim(seed) == 0 else np.reshape(seed, -1)[0]
+            first = np.reshape(seed, -1)[0]
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(int(first))
         return self.core.observe(), {"action_mask": self.core.action_masks()}
 

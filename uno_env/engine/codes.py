@@ -162,7 +162,7 @@ class Reward(OptionCode):
 
 
 #: The codes of every choice option (a test checks them against ``CHOICES``).
-OPTION_CODES: dict[str, type[IntEnum]] = {
+OPTION_CODES: dict[str, type[OptionCode]] = {
     "deck": Deck, "first_card": FirstCard, "first_player": FirstPlayer, "dealer": Dealer,
     "draw_rule": DrawRule, "wd4_restriction": Wd4Restriction,
     "challenge_guilty": ChallengeGuilty, "stack_draw2_on_draw4": StackDraw2OnDraw4,
@@ -246,8 +246,8 @@ class RuleCodes(NamedTuple):
 @functools.lru_cache(maxsize=256)
 def rule_codes(rules: Rules) -> RuleCodes:
     """The options of ``rules`` as the numpy engine reads them (one object per rule set)."""
-    return RuleCodes(*(option_code(f.name, getattr(rules, f.name)) if f.name in OPTION_CODES
-                       else getattr(rules, f.name) for f in fields(Rules)))
+    return RuleCodes._make(option_code(f.name, getattr(rules, f.name)) if f.name in OPTION_CODES
+                           else getattr(rules, f.name) for f in fields(Rules))
 
 
 class Decision(IntEnum):

@@ -105,25 +105,25 @@ def drawable(s: State, games: np.ndarray) -> np.ndarray:
 
 def draw_cards(s: State, games: np.ndarray, players: np.ndarray, n: int | np.ndarray) -> None:
     """Each listed player draws ``n`` cards (fewer if every other card is in a hand)."""
-    n = np.minimum(np.asarray(n, np.int64), drawable(s, games))
-    short = s.deck_len[games] - s.deck_pos[games] < n
+    count = np.minimum(np.asarray(n, np.int64), drawable(s, games))
+    short = s.deck_len[games] - s.deck_pos[games] < count
     if short.any():  # reshuffles on the way: one card at a time, in order
-        for i in range(int(n[short].max())):
-            sel = short & (n > i)
+        for i in range(int(count[short].max())):
+            sel = short & (count > i)
             draw_one(s, games[sel], players[sel])
-        games, players, n = games[~short], players[~short], n[~short]
-    width = int(n.max(initial=0))
+        games, players, count = games[~short], players[~short], count[~short]
+    width = int(count.max(initial=0))
     if width == 0:
         return
     cols = np.arange(width)
-    take = cols[None, :] < n[:, None]
+    take = cols[None, :] < count[:, None]
     pos = np.minimum(s.deck_pos[games, None] + cols[None, :], s.deck.shape[1] - 1)
     kinds = s.deck[games[:, None], pos][take]
     rows = np.broadcast_to(games[:, None], take.shape)[take]
     seats = np.broadcast_to(players[:, None], take.shape)[take]
     add_to_hands(s, rows, seats, kinds)
-    s.deck_pos[games] += n.astype(np.int32)
-    s.hand_size[games, players] += n.astype(np.int16)
+    s.deck_pos[games] += count.astype(np.int32)
+    s.hand_size[games, players] += count.astype(np.int16)
 
 
 def draw_until(s: State, games: np.ndarray, players: np.ndarray, wanted: np.ndarray

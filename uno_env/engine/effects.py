@@ -76,15 +76,15 @@ def seat_after(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray
     gone = where((s.num_out[games] + s.num_eliminated[games]) > 0)
     if not gone.size:
         return seat
-    steps = np.broadcast_to(np.asarray(steps, np.int64), games.shape)[gone]
+    left = np.broadcast_to(np.asarray(steps, np.int64), games.shape)[gone]
     g, d, at = games[gone], d[gone], np.array(player, np.int64)[gone]
     offsets = np.arange(1, p + 1)
-    for i in range(int(steps.max(initial=0))):
-        sel = where(steps > i)
+    for i in range(int(left.max(initial=0))):
+        sel = where(left > i)
         cand = (at[sel, None] + d[sel, None] * offsets[None, :]) % p
         ok = s.active[g[sel, None], cand]
         at[sel] = cand[np.arange(sel.size), ok.argmax(axis=1)]
-    seat[gone] = np.where(steps > 0, at, seat[gone])
+    seat[gone] = np.where(left > 0, at, seat[gone])
     return seat
 
 

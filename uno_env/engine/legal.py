@@ -3,6 +3,8 @@ action mask of every decision phase."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..actions import (
@@ -188,7 +190,7 @@ def wd4_permitted(rules: RuleCodes, hands: np.ndarray, matching: np.ndarray, col
         return ~holds_color(hands, color)
     other = matching.copy()
     other[:, WD4] = False
-    return ~other.any(axis=1)
+    return cast(np.ndarray, ~other.any(axis=1))
 
 
 def playable(rules: RuleCodes, hands: np.ndarray, top: np.ndarray, color: np.ndarray) -> np.ndarray:
@@ -371,7 +373,7 @@ def legal_mask(rules: RuleCodes, s: State) -> np.ndarray:
     mask[:, :NUM_COLORED_KINDS] = kinds[:, :NUM_COLORED_KINDS]
     mask[:, NUM_COLORED_KINDS:NUM_PLAY_ACTIONS] = np.repeat(kinds[:, NUM_COLORED_KINDS:],
                                                             NUM_COLORS, axis=1)
-    any_play = kinds.any(axis=1)
+    any_play = cast(np.ndarray, kinds.any(axis=1))
 
     turn = phase == TURN
     mask[:, DRAW] = (turn & (rules.draw_when_playable | ~any_play)) | (phase == RESPOND)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..actions import ACTION_COLOR, ACTION_KIND, ACTION_TARGET, COLOR_BASE
@@ -55,7 +57,7 @@ def draw_voluntary(rules: RuleCodes, s: State, games: np.ndarray, player: np.nda
     if until and exact:
         wanted = MATCH[s.color[games].astype(np.int64), s.top[games]]
         kind = draw_until(s, games, player, wanted)
-        found = kind >= 0
+        found = cast(np.ndarray, kind >= 0)
     else:
         kind = draw_one(s, games, player)
         found = drawn_playable(rules, s, games, player, kind)
@@ -72,7 +74,8 @@ def draw_voluntary(rules: RuleCodes, s: State, games: np.ndarray, player: np.nda
         may_play = np.zeros(games.size, bool)
     elif rules.play_any_after_draw:
         hands = s.hands[games, player]
-        may_play = playable(rules, hands, s.top[games], s.color[games].astype(np.int64)).any(1)
+        may_play = cast(np.ndarray, playable(rules, hands, s.top[games],
+                                             s.color[games].astype(np.int64)).any(1))
     else:
         may_play = found
     keep = where(may_play)
@@ -240,10 +243,10 @@ def apply_actions(rules: RuleCodes, s: State, games: np.ndarray, actions: np.nda
     present = np.bincount(decision, minlength=len(Decision)).nonzero()[0]
     for d in present:
         if present.size == 1:
-            HANDLERS[Decision(d)](rules, s, games, player, actions)
+            HANDLERS[Decision(int(d))](rules, s, games, player, actions)
         else:
             i = where(decision == d)
-            HANDLERS[Decision(d)](rules, s, games[i], player[i], actions[i])
+            HANDLERS[Decision(int(d))](rules, s, games[i], player[i], actions[i])
     if rules.mercy_limit:
         eliminate(rules, s, games)
     hand_size = s.hand_size[games, np.maximum(s.uno_offender[games], 0)]

@@ -21,6 +21,7 @@ offender's dealt hand.
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import cast
 
 import numpy as np
 
@@ -128,7 +129,7 @@ def drew_on_weights(drew_on: np.ndarray, weight: float) -> np.ndarray:
     colored = ~IS_WILD
     lacks = np.zeros((drew_on.shape[0], NUM_KINDS), bool)
     lacks[:, colored] = drew_on[:, KIND_COLOR[colored].astype(np.int64)]
-    lacks[:, IS_WILD] = drew_on.any(axis=1)[:, None]
+    lacks[:, IS_WILD] = cast(np.ndarray, drew_on.any(axis=1))[:, None]
     return np.where(lacks, weight, 1.0)
 
 

@@ -221,7 +221,7 @@ class NumbaBackend:
         return {"rules": self._rules}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["rules"])
+        type(self).__init__(self, state["rules"])
 
     def _arrays(self, state: State) -> object:
         if state is not self._state:
@@ -236,12 +236,12 @@ class NumbaBackend:
         one for a few games."""
         saved = self._saved
         if saved is None or saved.hands.shape != state.hands.shape:
-            self._saved = State.empty(state.num_games, state.num_players)
-            self._saved_struct = state_struct(self._saved)
+            saved = self._saved = State.empty(state.num_games, state.num_players)
+            self._saved_struct = state_struct(saved)
             self._log = np.zeros(1 + state.num_games, np.int64)
         log = self._log
         if games.size >= _BULK_SAVE_GAMES and games.size * 16 >= state.num_games:
-            state.copy_into(self._saved)
+            state.copy_into(saved)
             log[:2] = -1
         else:
             log[0] = 0
@@ -252,6 +252,7 @@ class NumbaBackend:
         the game it was changing when the error came (-1: none)."""
         log = self._log
         if log[0] < 0:
+            assert self._saved is not None   # saved by _undo_log with the log
             self._saved.copy_into(state)
             return int(log[1])
         n = int(log[0])
