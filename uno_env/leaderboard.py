@@ -267,7 +267,7 @@ def markdown(record: dict[str, Any]) -> str:
         "\"beats\" `tuned` when the interval lies above 0. Decisions/s is each agent's own "
         "thinking time only, measured while the tables were played (so it shares the "
         "machine with everything else running).", "",
-        f"Made by `{record['command']}` in {record['seconds'] / 60:.0f} minutes on "
+        f"Made by `{record['command']}` in {record['seconds'] / 60:.1f} minutes on "
         f"{record['machine']['cpu']} ({record['machine']['cores']} cores, load average "
         f"{record['machine']['load_before']} before and {record['machine']['load_after']} "
         f"after), {record['machine']['backend']}, {record['date']}; deal seed "
