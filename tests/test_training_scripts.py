@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -231,10 +232,11 @@ def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) ->
     assert done.returncode != 0 and "--prior reads the whole observation" in done.stderr
 
 
-def interrupt(script: str, *args: str, started: str, grace: float = 0.0
-              ) -> tuple[int, str, str]:
+def interrupt(script: str, *args: str, started: str, grace: float = 0.0,
+              ready: Callable[[], bool] | None = None) -> tuple[int, str, str]:
     """Run ``experiments/<script>``, send it SIGINT once ``started`` shows in its output
-    (then ``grace`` seconds more), and return its exit status, stdout and stderr."""
+    and ``ready()`` holds (then ``grace`` seconds more), and return its exit status,
+    stdout and stderr."""
     import signal
     import threading
     import time
@@ -253,7 +255,7 @@ def interrupt(script: str, *args: str, started: str, grace: float = 0.0
     for reader in readers:
         reader.start()
     deadline = time.monotonic() + 300
-    while started.encode() not in seen["out"] + seen["err"]:
+    while started.encode() not in seen["out"] + seen["err"] or (ready and not ready()):
         assert proc.poll() is None and time.monotonic() < deadline, seen
         time.sleep(0.2)
     time.sleep(grace)
@@ -289,9 +291,12 @@ def test_ctrl_c_stops_a_seeds_report_writing_nothing(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_a_ppo_ablation_and_its_runs(tmp_path: Path) -> None:
     out = tmp_path / "ablation"
+    # SIGINT once the run is learning (its TensorBoard file exists), not while a fresh
+    # install still compiles kernels in it
     code, _, err = interrupt("ppo_ablation.py", "--variants", "baseline", "--seeds", "0",
                              "--timesteps", "100000000", "--out", str(out),
-                             started="training baseline", grace=3)
+                             started="training baseline", grace=3,
+                             ready=lambda: any(out.rglob("events.*")))
     assert code == 130, err
     assert "Traceback" not in err
     assert "ppo_ablation: interrupted; 0 of 1 runs finished" in err
