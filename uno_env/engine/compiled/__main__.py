@@ -11,13 +11,15 @@ import time
 
 import numpy as np
 
+from ...actions import NUM_ACTIONS
 from ..core import Engine
+from ..playout import RANDOM_PLAY, PlayoutPolicy
 from . import CACHE
 
 
 def warm_up() -> float:
-    """Run every kernel once (reset, masks, observation, steps, random play); returns
-    seconds. The cache's manifest then lists the new files."""
+    """Run every kernel once (reset, masks, observation, steps, random play, policy
+    playouts); returns seconds. The cache's manifest then lists the new files."""
     start = time.perf_counter()
     engine = Engine(num_games=2, seed=0, backend="numba")
     mask = engine.legal_action_mask()
@@ -28,6 +30,11 @@ def warm_up() -> float:
     engine.reset(games=np.array([0]))
     streams = np.zeros((2, 2), np.uint64)
     engine.play_random(np.array([0, 1]), (engine.current_player + 1) % 4, streams)
+    engine.reset()
+    # one kernel plays every kind of score-table policy (the kind is data)
+    engine.play_policy(np.array([0, 1]), np.zeros(2, np.int64),
+                       PlayoutPolicy(RANDOM_PLAY, np.zeros(NUM_ACTIONS)), horizon=4,
+                       streams=streams)
     CACHE.record()
     return time.perf_counter() - start
 
