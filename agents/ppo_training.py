@@ -504,8 +504,8 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     callbacks: list[BaseCallback] = [CheckpointEvery(cfg.checkpoint_every, out / "checkpoints")]
     if cfg.opponents == "self-play":
         callbacks.append(SelfPlayCallback(pools, cfg))
-    curve = EvalCurveCallback(cfg)
-    if cfg.eval_every:
+    curve = EvalCurveCallback(cfg) if cfg.eval_every else None
+    if curve is not None:
         callbacks.append(curve)
     if cfg.progress:
         callbacks.append(ProgressCallback(env, cfg.timesteps))
@@ -534,7 +534,7 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
         "steps_per_second": round(model.num_timesteps / seconds, 1),
         "env_share": round(env.seconds / seconds, 4),
         "torch": torch.__version__,
-        "curve": curve.points,
+        "curve": curve.points if curve is not None else [],
     }
     write_atomic(out / "config.json", json.dumps(record, indent=2) + "\n")
     print(f"{model.num_timesteps:,} steps in {seconds:.0f} s: {record['steps_per_second']:,.0f}"
