@@ -39,7 +39,7 @@ def _value(text: str) -> Any:
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"name:key=value,key=value"`` as ``(name, {key: value})`` (values typed by
     :func:`_value`); raises ``ValueError`` naming the malformed part. :func:`make_agent`
-    reads each value as the type of the parameter it sets instead (:mod:`agents.spec`)."""
+    reads each value as the type of the parameter it sets instead (:mod:`uno_agents.spec`)."""
     name, texts = split_spec(spec)
     return name, {key: _value(text) for key, text in texts.items()}
 
@@ -48,14 +48,14 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
     """An agent from a spec ``"name"`` or ``"name:key=value,..."`` (names in
     :data:`AGENTS`; ``kwargs`` add to the spec's parameters), or ``spec`` itself if it
     already is an agent; ``"ppo:<model>"`` is a saved MaskablePPO policy (see
-    :mod:`agents.policy`; an SB3 ``.zip`` is read as data, never unpickled),
+    :mod:`uno_agents.policy`; an SB3 ``.zip`` is read as data, never unpickled),
     ``"improved:<model>"`` a heuristic with a learned
-    advantage (:mod:`agents.improved`), ``"net:<model>"`` a standalone network policy
-    (:mod:`agents.net`). For these, a ``<model>`` with a path separator or a suffix is
-    a file, a bare stem a model shipped in ``agents/models/`` (:mod:`agents.files`).
+    advantage (:mod:`uno_agents.improved`), ``"net:<model>"`` a standalone network policy
+    (:mod:`uno_agents.net`). For these, a ``<model>`` with a path separator or a suffix is
+    a file, a bare stem a model shipped in ``agents/models/`` (:mod:`uno_agents.files`).
     Unknown names and parameters, and values of the wrong type for their parameter
     (``budget=true``, an integer given as ``2.7``), raise ``ValueError`` naming the
-    agent, the parameter and the value (see :mod:`agents.spec`)."""
+    agent, the parameter and the value (see :mod:`uno_agents.spec`)."""
     if isinstance(spec, str) and spec.startswith("ppo:"):
         from .policy import PolicyAgent  # torch is an optional extra
 

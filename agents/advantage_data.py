@@ -5,7 +5,7 @@ and hands out decisions with a choice; :func:`advantages` values every legal act
 of those decisions by playing a copy of the true game out to its end
 (:func:`outcomes`), and :func:`searched_advantages` by the search agent's playouts
 in worlds sampled from the public game. ``experiments/train_improvement.py`` fits
-:class:`agents.improved.AdvantageNet` to them; ``experiments/departure_check.py``
+:class:`uno_agents.improved.AdvantageNet` to them; ``experiments/departure_check.py``
 uses the same play-outs to check a search's departures from the base.
 """
 

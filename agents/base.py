@@ -64,7 +64,7 @@ class Agent(ABC):
         checked_act.checks_arguments = True   # type: ignore[attr-defined]
         cls.act = checked_act   # type: ignore[method-assign]
 
-    #: A short name used by tournaments, logs and :func:`agents.make_agent`.
+    #: A short name used by tournaments, logs and :func:`uno_agents.make_agent`.
     name: str = "agent"
     #: False for agents that ignore their observations (envs may then pass zeros
     #: instead of building them, which saves time in large batches).

@@ -1,7 +1,7 @@
 """Rule-based players that score each action by weighted features of the observation.
 
 Both agents here play the best legal action under ``weights @ features`` (see
-:mod:`agents.features`); they differ in where the weights come from:
+:mod:`uno_agents.features`); they differ in where the weights come from:
 
 * :class:`DefenderAgent` (``defender``) has hand-set weights that state one
   idea: keep the hand's colors diverse and play toward the color it holds most
@@ -144,7 +144,7 @@ TUNED_WEIGHTS: dict[int, dict[str, float]] = {
 
 def weight_vector(weights: Mapping[str, float] | Sequence[float]) -> np.ndarray:
     """``float64[len(FEATURES)]`` from a name -> weight mapping (every feature named) or
-    a sequence in :data:`agents.features.FEATURES` order."""
+    a sequence in :data:`uno_agents.features.FEATURES` order."""
     if isinstance(weights, Mapping):
         missing = [f for f in FEATURES if f not in weights]
         unknown = [k for k in weights if k not in FEATURES]

@@ -220,7 +220,7 @@ def widen(net: PolicyNet, columns: np.ndarray | None) -> PolicyNet:
 def resolve_net(spec: str) -> Path:
     """The file of ``net:<spec>``: a path when ``spec`` has a path separator or a suffix
     (``.safetensors``), else the shipped network of that stem (a file or folder of that
-    name in the working directory never shadows it; :func:`agents.files.resolve_model`)."""
+    name in the working directory never shadows it; :func:`uno_agents.files.resolve_model`)."""
     return resolve_model(spec, SUFFIX, "network", "net")
 
 

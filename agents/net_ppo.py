@@ -1,4 +1,4 @@
-"""A :class:`~agents.net.PolicyNet` as a MaskablePPO policy, with a KL anchor to its start.
+"""A :class:`~uno_agents.net.PolicyNet` as a MaskablePPO policy, with a KL anchor to its start.
 
 Needs the ``train`` extra. ``experiments/train_ppo.py --init-net FILE`` fine-tunes a
 saved network (for example one distilled from a teacher by

@@ -4,7 +4,7 @@
 any plain torch module mapping observations ``float[B, D]`` to action logits
 ``float[B, A]`` into an agent: one forward pass per batch of decisions, then the
 best (or a sampled) legal action of each row. Agents are built by name with
-``agents.make_agent("ppo:path/to/policy.safetensors")``; the policies shipped in
+``uno_agents.make_agent("ppo:path/to/policy.safetensors")``; the policies shipped in
 ``agents/models/`` (``<stem>.ppo.safetensors``) are found by their stem
 (``"ppo:official-2p"``).
 
@@ -15,7 +15,7 @@ reads, its sizes, and for :class:`HeuristicPriorPolicy` the prior's name and
 scale). :func:`read_policy` rebuilds the policy from that JSON and loads the
 tensors: no pickle anywhere. An SB3 ``.zip`` loads without unpickling too:
 :func:`load_legacy_zip` reads its tensors with ``weights_only=True`` and interprets
-the few pickled settings it needs as plain data (:mod:`agents.sb3_zip`), refusing a
+the few pickled settings it needs as plain data (:mod:`uno_agents.sb3_zip`), refusing a
 file whose settings would build or call objects. ``experiments/train_ppo.py`` writes
 the safetensors file (``policy.safetensors``) beside its ``model.zip``.
 
@@ -390,7 +390,7 @@ def _read_safetensors(path: Path) -> tuple[dict[str, Any], dict[str, torch.Tenso
         hint = " (it is a net: network)" if "uno_env" in meta else ""
         raise ValueError(f"ppo model file {str(path)!r} has no policy header "
                          f"{HEADER_KEY!r}{hint}; policy files are written by "
-                         f"agents.policy.export_policy")
+                         f"uno_agents.policy.export_policy")
     try:
         config = json.loads(meta[HEADER_KEY])
         if not isinstance(config, dict):
@@ -474,7 +474,7 @@ def _policy_from(config: dict[str, Any], tensors: dict[str, torch.Tensor], path:
 
 def load_legacy_zip(path: str | Path) -> Any:
     """The policy of a MaskablePPO ``.zip`` saved by SB3, on the CPU, in eval mode, read
-    as data only (:mod:`agents.sb3_zip`: no unpickling, so no code from the file runs).
+    as data only (:mod:`uno_agents.sb3_zip`: no unpickling, so no code from the file runs).
     Any failure to load raises ``ValueError`` naming the file."""
     from .sb3_zip import read_sb3_zip
 
@@ -510,7 +510,7 @@ class PolicyAgent(LogitsAgent):
     :func:`load_legacy_zip`), an SB3 actor-critic policy, or a torch module returning
     logits ``[B, A]``. A string
     with a path separator or a suffix is a path, a bare stem a shipped policy
-    (:mod:`agents.files`); the agent's name is ``ppo:`` and the string given.
+    (:mod:`uno_agents.files`); the agent's name is ``ppo:`` and the string given.
     ``deterministic=True`` plays each row's most likely legal action; otherwise it
     samples from the masked softmax with the ``rng`` given to :meth:`act`, so games
     stay reproducible. The agent reads only its observation and mask. An SB3 policy

@@ -4,7 +4,7 @@
 snapshots, heuristics, random play. When an episode starts in a game, the pool
 draws the member that plays every opponent seat of that game until the episode
 ends, with the pool's weights. The learner core tells it which games start
-(``start_episodes``) and asks for actions through :func:`agents.choose_actions`,
+(``start_episodes``) and asks for actions through :func:`uno_agents.choose_actions`,
 so the pool learns which game each row comes from (``act_in``); members still
 see nothing but the acting players' observations and masks (or, for agents that
 read the public game, what ``act_in`` gives them), and each member acts once per

@@ -1,6 +1,6 @@
 """The published baseline: a random player that never draws while it can play.
 
-Uniform random legal play (:class:`~agents.RandomAgent`) draws, passes and
+Uniform random legal play (:class:`~uno_agents.RandomAgent`) draws, passes and
 challenges as often as it plays, which makes it an unusually weak opponent. The
 reference numbers of published UNO bots are measured against a random player
 that behaves like a casual human instead; this module is that player.

@@ -12,7 +12,7 @@ the file asks for. This module reads the same file as data only:
   object, so a crafted file can describe code but never run it.
 
 :func:`read_sb3_zip` turns what it read into the JSON config that
-:func:`agents.policy.export_policy` stores, and the policy is rebuilt from it as
+:func:`uno_agents.policy.export_policy` stores, and the policy is rebuilt from it as
 from a ``.safetensors`` policy file.
 """
 
@@ -135,7 +135,7 @@ def _global_name(value: Any, what: str) -> str:
 
 def read_sb3_zip(path: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
     """``(config, tensors)`` of a MaskablePPO zip, read as data only (module doc).
-    ``config`` is in :func:`agents.policy.policy_config`'s form, the observation
+    ``config`` is in :func:`uno_agents.policy.policy_config`'s form, the observation
     views are worked out by the caller from ``views`` (None when the file names
     none). Raises ``ValueError`` (without the file's name) for anything else."""
     try:

@@ -64,14 +64,14 @@ OBSERVATION_HISTORY = f"""\
   and the view `shown_hands` ({OTHERS} x {NUM_KINDS}: the cards each opponent showed on
   playing a 0 under `zero_open` and still holds) is appended; the views after
   `rules` move by one place; 858 -> {OBS_SIZE} numbers. A network or policy of an
-  earlier version reads the views it was trained on by name (`agents.net.layout_columns`,
-  `agents.policy.RULES_VIEW_VERSIONS`), without the new columns.
+  earlier version reads the views it was trained on by name (`uno_agents.net.layout_columns`,
+  `uno_agents.policy.RULES_VIEW_VERSIONS`), without the new columns.
 - **v2**: the `rules` view gains the options `draw_return_winner`,
   `draw_return_winner_points`, `draw_keep_going`, `single_card_finish`,
   `declare_on_finish` and `skip_answers_skip` (79 -> 87 numbers); the
   views after `rules` move by as many places; 858 numbers. A policy
   trained on an earlier version reads today's observation without the added
-  columns (`agents.policy.RULES_VIEW_VERSIONS`).
+  columns (`uno_agents.policy.RULES_VIEW_VERSIONS`).
 - **v1** (package 0.1.0): the public-memory views (`drew_on`, `last_played_color`,
   `last_played_symbol`, `last_named`, `wd4_after_draw`) appended after `rules`,
   and the `rules` view gains the options `uno_to_finish` and `roulette_color` (76

@@ -334,7 +334,7 @@ def bench_search(calls: int) -> None:
     """The search table: decisions/s (CPU time of this process) of each of
     :data:`SEARCHES` heads-up, one game at a time, with compiled playouts and, as the
     same-run reference, with its playout policy stepped in Python as before."""
-    from agents import make_agent
+    from uno_agents import make_agent
     from uno_env.decision_speed import decisions_per_second
 
     rules = Rules.preset("official", num_players=2)

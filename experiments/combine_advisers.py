@@ -5,7 +5,7 @@
 Each model comes from ``experiments/train_improvement.py`` and knows where to depart
 from the base heuristic against the opponent its search modelled (``tuned`` itself,
 ``random_play``, ...). Alone, each one's departures can cost against the other
-opponents. Combined (:class:`agents.improved.ImprovedAgent` with several advisers), an
+opponents. Combined (:class:`uno_agents.improved.ImprovedAgent` with several advisers), an
 action is played when one adviser rates it above the base's choice by more than that
 adviser's margin, and, under a *veto* ``v``, when no adviser rates it below the base's
 choice by more than ``v``.
@@ -16,7 +16,7 @@ for the largest *worst* gain over the base across ``--opponents`` (the gain agai
 opponent: the agent's win rate less the base's on the same deals); the chosen agent
 is then measured on the ``--eval-deals`` deals that follow them (fresh ones), with the
 difference to the base paired by deal and its 95% interval. A run writes to
-``--out`` ``model.pt`` (``agents.make_agent("improved:<out>/model.pt")``) and
+``--out`` ``model.pt`` (``uno_agents.make_agent("improved:<out>/model.pt")``) and
 ``record.json`` (the settings, the exact command, every veto tried and the results).
 """
 
@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents import make_agent
-from agents.improved import ImprovedAgent, load_advisers, save_advisers
+from uno_agents import make_agent
+from uno_agents.improved import ImprovedAgent, load_advisers, save_advisers
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import parse_dataclass

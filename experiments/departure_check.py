@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from agents import make_agent
-from agents.advantage_data import outcomes, sampled_decisions
-from agents.ismcts import IsmctsAgent, pick
+from uno_agents import make_agent
+from uno_agents.advantage_data import outcomes, sampled_decisions
+from uno_agents.ismcts import IsmctsAgent, pick
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import parse_dataclass

@@ -4,7 +4,7 @@
         --states 600000 --rounds 3 --out runs/distill-2p --seed 0
 
 Read top to bottom: the settings, the data, the fit, the evaluation, the run. The
-network (:class:`agents.net.PolicyNet`) learns the teacher's action from the
+network (:class:`uno_agents.net.PolicyNet`) learns the teacher's action from the
 observation and mask alone, and at decision time it plays without the teacher.
 
 **Data and DAgger.** Round 0 plays the teacher in one seat of each game against the
@@ -25,7 +25,7 @@ seed 900,000); the final evaluation uses ``--eval-deals`` fresh deals from deal 
 1,000,000 (duplicate deals, seats rotated, 95% intervals over deals).
 
 A run writes to ``--out``: ``model.safetensors`` with its model card ``model.json``
-(``agents.make_agent("net:<out>/model.safetensors")``), ``record.json`` (settings,
+(``uno_agents.make_agent("net:<out>/model.safetensors")``), ``record.json`` (settings,
 command, per-round fit and evaluation), ``data-<round>.npz`` (each round's data), and
 ``tb/`` (TensorBoard). ``--resume`` continues after the last completed round; Ctrl-C
 stops after saving the network so far. Torch runs one thread.
@@ -45,9 +45,9 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from agents import make_agent
-from agents.base import BatchAgent, choose_in_parts
-from agents.net import NetAgent, PolicyNet, load_net, save_net, widen, write_json
+from uno_agents import make_agent
+from uno_agents.base import BatchAgent, choose_in_parts
+from uno_agents.net import NetAgent, PolicyNet, load_net, save_net, widen, write_json
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths

@@ -35,8 +35,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import make_agent
-from agents.net import NetAgent, load_net, write_json
+from uno_agents import make_agent
+from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import check_bounds, parse_dataclass

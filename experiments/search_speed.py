@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from agents import make_agent
+from uno_agents import make_agent
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.decision_speed import decisions_per_second

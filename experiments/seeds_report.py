@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_agent
-from agents.net import NetAgent, write_json
+from uno_agents import make_agent
+from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.evaluation import FRESH_SEED, head_to_head
 

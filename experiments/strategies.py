@@ -30,7 +30,7 @@ from concurrent.futures import Future, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 
-from agents import AGENTS
+from uno_agents import AGENTS
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
 from uno_env.machine import backend_version, cpu_model

@@ -3,7 +3,7 @@
     python experiments/train_dmc.py --players 2 --decisions 20000000 --out runs/dmc
 
 Read top to bottom: the settings, the self-play and the fit, the run. The network
-(:class:`agents.net.PolicyNet`) reads the observation and outputs one value per
+(:class:`uno_agents.net.PolicyNet`) reads the observation and outputs one value per
 action, ``Q(s, a)``: the expected reward of the game after playing ``a``. It plays
 the legal action of highest value (so the saved network is directly a ``net:``
 agent), and while learning it explores with probability ``--epsilon`` (decaying
@@ -41,9 +41,9 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from agents import make_agent
-from agents.base import BatchAgent, choose_in_parts
-from agents.net import NetAgent, PolicyNet, load_net, save_net, write_json
+from uno_agents import make_agent
+from uno_agents.base import BatchAgent, choose_in_parts
+from uno_agents.net import NetAgent, PolicyNet, load_net, save_net, write_json
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths

@@ -1,4 +1,4 @@
-"""Improve a heuristic by one step of approximate policy iteration (see agents.improved).
+"""Improve a heuristic by one step of approximate policy iteration (see uno_agents.improved).
 
     python experiments/train_improvement.py --states 400000 --out runs/improved
 
@@ -10,7 +10,7 @@ to the data, the choice of the margin on one set of deals and the evaluation on
 fresh ones. A run writes to ``--out``:
 
 * ``model.pt``: the network, its base heuristic and margin
-  (``agents.make_agent("improved:<out>/model.pt")``);
+  (``uno_agents.make_agent("improved:<out>/model.pt")``);
 * ``record.json``: the settings, the exact command, the data and fitting
   numbers, the win rate of every margin tried and the final head-to-head results;
 * ``data.npz``: the decisions and their advantages, so that several runs' data
@@ -45,10 +45,10 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from agents import make_agent
-from agents.advantage_data import advantages, sampled_decisions, searched_advantages
-from agents.improved import AdvantageNet, ImprovedAgent, save_model
-from agents.ismcts import IsmctsAgent
+from uno_agents import make_agent
+from uno_agents.advantage_data import advantages, sampled_decisions, searched_advantages
+from uno_agents.improved import AdvantageNet, ImprovedAgent, save_model
+from uno_agents.ismcts import IsmctsAgent
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import parse_dataclass

@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 from tqdm import trange
 
-from agents import Agent, RandomPlayAgent, make_agent
-from agents.base import BatchAgent, check_batch, masked_argmax
-from agents.features import FEATURES, feature_scores
-from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
-from agents.random_play import RANDOM_PLAY_TIERS
+from uno_agents import Agent, RandomPlayAgent, make_agent
+from uno_agents.base import BatchAgent, check_batch, masked_argmax
+from uno_agents.features import FEATURES, feature_scores
+from uno_agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
+from uno_agents.random_play import RANDOM_PLAY_TIERS
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
 from uno_env.engine.rng import GOLDEN, mix64, next_random, seed_key

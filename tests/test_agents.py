@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scenario import random_positions, redeal_hidden, valid_player_counts
 
-from agents import (
+from uno_agents import (
     AGENTS,
     Agent,
     GreedyAgent,
@@ -304,7 +304,7 @@ def test_ismcts_keeps_the_policy_choice_unless_another_action_clearly_beats_it()
     ([50, 2], [1, 9], 10), ([4] * 30, [8] * 30, 64)])
 def test_playouts_are_batched_under_the_cap(actions: list[int], worlds: list[int],
                                             cap: int) -> None:
-    from agents.ismcts import playout_batches
+    from uno_agents.ismcts import playout_batches
 
     batches = playout_batches(actions, worlds, cap)
     pieces = [piece for batch in batches for piece in batch]
@@ -322,7 +322,7 @@ def test_ismcts_defaults_to_its_prior_choice_and_else_to_its_playout_policy(
     """The default the search must beat is the ``prior``'s choice when one is named (how
     expert iteration improves on a network), else the playout policy's: with a search
     that never finds a gain, the agent plays that default."""
-    from agents.ismcts import IsmctsAgent
+    from uno_agents.ismcts import IsmctsAgent
 
     monkeypatch.setattr(IsmctsAgent, "_pick", lambda self, value, default: default)
     eng = random_positions("official", 2, games=40, seed=7)
@@ -343,7 +343,7 @@ def test_ismcts_defaults_to_its_prior_choice_and_else_to_its_playout_policy(
 
 def test_ismcts_memory_is_bounded_by_its_playout_cap(monkeypatch) -> None:
     """A call of many decisions at a large budget never simulates more than the cap at once."""
-    import agents.ismcts as ismcts
+    import uno_agents.ismcts as ismcts
 
     sizes = []
     played = ismcts.IsmctsAgent._playouts

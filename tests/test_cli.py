@@ -177,11 +177,11 @@ def test_user_errors_are_one_line(error: Exception, message: str) -> None:
 
 def test_an_agent_that_fails_to_load_is_one_line_without_traceback(monkeypatch,
                                                                    capsys) -> None:
-    import agents
+    import uno_agents
 
     def broken(spec: str) -> None:
         raise EOFError("model file ended early")
-    monkeypatch.setattr(agents, "make_agent", broken)
+    monkeypatch.setattr(uno_agents, "make_agent", broken)
     with pytest.raises(SystemExit) as exc:
         main(["play", "--players", "2", "--opponents", "greedy"])
     assert str(exc.value) == "uno-env play: EOFError: model file ended early"

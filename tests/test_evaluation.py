@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import make_agent
+from uno_agents import make_agent
 from uno_env import Rules
 from uno_env.evaluation import (
     bradley_terry,

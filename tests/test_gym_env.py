@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import uno_env
-from agents import GreedyAgent, RandomAgent
+from uno_agents import GreedyAgent, RandomAgent
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 from uno_env.gym_env import UnoEnv

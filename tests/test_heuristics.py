@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scenario import cur, make, random_positions, valid_player_counts
 
-from agents import LinearAgent, make_agent
-from agents.features import DYNAMIC, FEATURES, TableView, dynamic_features, feature_scores
-from agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
+from uno_agents import LinearAgent, make_agent
+from uno_agents.features import DYNAMIC, FEATURES, TableView, dynamic_features, feature_scores
+from uno_agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size, weight_vector
 from uno_env import NUM_ACTIONS, Engine, Rules, action_id, action_name
 
 
@@ -147,8 +147,8 @@ def test_table_colors_count_the_opponents_that_drew_on_or_named_them() -> None:
 
 
 def test_tuning_meets_every_candidate_with_the_same_opponents_choices() -> None:
-    from agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
     from experiments.tune_heuristic import PairedRandomPlay, fitness
+    from uno_agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
     from uno_env.evaluation import play_rotated
 
     rules = Rules.preset("official", num_players=3)

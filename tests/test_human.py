@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from agents.human import HumanAgent
+from uno_agents.human import HumanAgent
 from uno_env import Engine, Rules
 from uno_env.cli import main
 

@@ -1,4 +1,4 @@
-"""The heuristic improved by a learned advantage (agents.improved) and its training script."""
+"""The heuristic improved by a learned advantage (uno_agents.improved) and its training script."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ torch = pytest.importorskip("torch")
 
 from scenario import make  # noqa: E402
 
-from agents import make_agent  # noqa: E402
-from agents.improved import AdvantageNet, ImprovedAgent, save_advisers, save_model  # noqa: E402
+from uno_agents import make_agent  # noqa: E402
+from uno_agents.improved import AdvantageNet, ImprovedAgent, save_advisers, save_model  # noqa: E402
 from uno_env import PRESETS, Engine, Rules, action_id  # noqa: E402
 
 pytestmark = pytest.mark.train
@@ -91,7 +91,7 @@ def test_a_saved_model_loads_by_name_and_a_wrong_one_is_refused(tmp_path) -> Non
 
 
 def test_a_model_of_an_earlier_observation_reads_the_columns_it_had(tmp_path) -> None:
-    from agents.policy import _layouts, observation_columns
+    from uno_agents.policy import _layouts, observation_columns
 
     torch.manual_seed(2)
     older = sum(size for _, size in _layouts()[1])   # the rules view before the last options
@@ -180,7 +180,7 @@ def test_advantages_are_outcome_differences_against_the_base_choice() -> None:
 def test_searched_advantages_value_each_action_in_the_same_sampled_worlds() -> None:
     from train_improvement import searched_advantages
 
-    from agents.ismcts import IsmctsAgent
+    from uno_agents.ismcts import IsmctsAgent
 
     # going out at once wins in every world; drawing lets the opponent play on
     eng = make([["R5"], ["G1", "G2", "G3", "G4", "B6", "B7", "B8"]], top="R1",
@@ -322,7 +322,7 @@ class SeatRecorder:
 
 
 def test_play_outs_against_a_modelled_opponent_give_it_every_other_seat() -> None:
-    from agents.ismcts import play_out
+    from uno_agents.ismcts import play_out
 
     eng = Engine(Rules.preset("official", num_players=3), 24, 5)
     seat = np.arange(24) % 3
@@ -425,9 +425,9 @@ def test_every_bad_advantage_model_file_is_one_value_error_naming_it(tmp_path) -
                                         for k, v in narrow.state_dict().items()}},
                tmp_path / "width.pt")
     cases = {"folder.pt": "is a folder", "missing.pt": "does not exist",
-             "empty.pt": "not a model saved by agents.improved",
-             "cut.pt": "not a model saved by agents.improved",
-             "text.pt": "not a model saved by agents.improved",
+             "empty.pt": "not a model saved by uno_agents.improved",
+             "cut.pt": "not a model saved by uno_agents.improved",
+             "text.pt": "not a model saved by uno_agents.improved",
              "evil.pt": "objects other than tensors and plain values",
              "keys.pt": "malformed contents .KeyError", "list.pt": "malformed contents",
              "actions.pt": "120 actions", "none.pt": "holds no advantage network",

@@ -387,7 +387,7 @@ AGENT_SPECS = ("random", "random_play", "greedy", "defender", "tuned", "ismcts:b
 def built_agent(spec: str):
     if spec.startswith(("net:", "ppo:")):
         pytest.importorskip("torch")
-    from agents import make_agent
+    from uno_agents import make_agent
 
     return make_agent(spec)
 
@@ -446,7 +446,7 @@ spec_text = st.text(st.sampled_from("abcdefgimnorstuy_:=,.-0123456789 "), max_si
                        st.sampled_from(["inf", "nan", "-1", "0", "2.7", "1e400", "true",
                                         "9" * 40])))
 def test_make_agent_specs(name, key, value):
-    from agents import make_agent
+    from uno_agents import make_agent
 
     spec = f"{name}:{key}={value}"
     try:
@@ -460,7 +460,7 @@ def test_make_agent_specs(name, key, value):
 @FUZZ
 @given(text=spec_text)
 def test_make_agent_any_text(text):
-    from agents import make_agent
+    from uno_agents import make_agent
 
     try:
         make_agent(text)

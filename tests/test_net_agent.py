@@ -1,4 +1,4 @@
-"""Standalone network policies (agents.net): safe files, legal play, layout mapping."""
+"""Standalone network policies (uno_agents.net): safe files, legal play, layout mapping."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from scenario import play_all_seats
 torch = pytest.importorskip("torch")
 pytest.importorskip("safetensors")
 
-from agents import make_agent  # noqa: E402
-from agents.files import shipped_stems  # noqa: E402
-from agents.net import (  # noqa: E402
+from uno_agents import make_agent  # noqa: E402
+from uno_agents.files import shipped_stems  # noqa: E402
+from uno_agents.net import (  # noqa: E402
     MODELS_DIR,
     NetAgent,
     PolicyNet,
@@ -61,7 +61,7 @@ def test_a_network_plays_only_legal_actions_on_every_preset(tmp_path: Path, pres
 def test_a_network_agent_holds_no_heuristic_or_search() -> None:
     agent = NetAgent(small_net())
     modules = {type(m).__module__ for m in agent.net.modules()}
-    assert all(m.startswith("torch") or m == "agents.net" for m in modules), modules
+    assert all(m.startswith("torch") or m == "uno_agents.net" for m in modules), modules
     assert set(vars(agent)) == {"columns", "net", "deterministic", "uses_rng", "name"}
 
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scenario import assert_same_state, random_positions, snapshot
 
-from agents import make_agent
-from agents.base import choose_in_parts, masked_argmax
-from agents.features import DYNAMIC
-from agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
+from uno_agents import make_agent
+from uno_agents.base import choose_in_parts, masked_argmax
+from uno_agents.features import DYNAMIC
+from uno_agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine import playout
 

@@ -15,8 +15,8 @@ pytest.importorskip("sb3_contrib")
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 
-from agents import AgentPool, make_agent  # noqa: E402
-from agents.policy import (  # noqa: E402
+from uno_agents import AgentPool, make_agent  # noqa: E402
+from uno_agents.policy import (  # noqa: E402
     CURRENT_VIEWS,
     HeuristicPriorPolicy,
     PolicyAgent,
@@ -193,7 +193,7 @@ def test_shipped_models_load_and_play_legally(model, players) -> None:
 
 
 def test_the_v0_rules_view_is_today_s_without_the_added_options() -> None:
-    from agents.policy import RULES_ADDED_AFTER_V0, _rules_columns, legacy_rules_columns
+    from uno_agents.policy import RULES_ADDED_AFTER_V0, _rules_columns, legacy_rules_columns
     from uno_env.engine.observe import rules_vector
 
     rules = Rules(uno_to_finish=True, roulette_color="victim", draw_return_winner="zero",
@@ -208,7 +208,7 @@ def test_the_v0_rules_view_is_today_s_without_the_added_options() -> None:
 
 
 def test_every_rules_view_version_is_today_s_without_the_later_options() -> None:
-    from agents.policy import RULES_VIEW_VERSIONS, _rules_columns, rules_view_columns
+    from uno_agents.policy import RULES_VIEW_VERSIONS, _rules_columns, rules_view_columns
     from uno_env.engine.observe import RULES_SIZE
 
     widths = {name: cols.size for name, cols in _rules_columns().items()}
@@ -224,7 +224,7 @@ def test_every_rules_view_version_is_today_s_without_the_later_options() -> None
 
 @pytest.mark.parametrize("version", [0, 1, 2])
 def test_a_policy_of_an_older_observation_reads_its_own_columns(version) -> None:
-    from agents.policy import _layouts, observation_columns, prefix_views, rules_view_columns
+    from uno_agents.policy import _layouts, observation_columns, prefix_views, rules_view_columns
 
     layout = _layouts()[::-1][version]
     size = sum(s for _, s in layout)
@@ -321,12 +321,12 @@ def test_a_zip_read_as_data_plays_as_its_export_does(saved_model) -> None:
 def test_a_plain_pickle_is_read_and_any_call_refused() -> None:
     import pickle
 
-    from agents.sb3_zip import Global, read_plain_pickle
+    from uno_agents.sb3_zip import Global, read_plain_pickle
 
     value = {"net_arch": [128, 128], "views": (("hand", 54),), "scale": False, "x": None,
              "f": 0.25, "cls": Global}
     read = read_plain_pickle(pickle.dumps(value))
-    assert read == {**value, "cls": Global("agents.sb3_zip", "Global")}
+    assert read == {**value, "cls": Global("uno_agents.sb3_zip", "Global")}
     for calls in (Path("x"), np.zeros(2), range(3)):
         with pytest.raises(ValueError, match="builds or calls objects"):
             read_plain_pickle(pickle.dumps(calls))
@@ -351,7 +351,7 @@ def test_the_shipped_policies_choose_what_the_zips_they_were_converted_from_chos
 
 
 def test_nothing_shipped_needs_pickle() -> None:
-    from agents.files import MODELS_DIR
+    from uno_agents.files import MODELS_DIR
 
     assert not list(MODELS_DIR.glob("*.zip"))
     assert sorted(p.name for p in MODELS_DIR.glob("*.ppo.safetensors")) == [
@@ -373,7 +373,7 @@ def rewrite(source, target, config=None, tensors=None) -> str:
 
 
 def test_every_bad_policy_file_is_one_value_error_naming_it(tmp_path, saved_model) -> None:
-    from agents.net import PolicyNet, save_net
+    from uno_agents.net import PolicyNet, save_net
 
     good = saved_model[0]
     (tmp_path / "folder.safetensors").mkdir()
@@ -461,7 +461,7 @@ def test_a_policy_names_only_a_built_in_heuristic_as_its_prior(tmp_path) -> None
     with pytest.raises(ValueError, match="names prior 'ppo:official-2p'"):
         export_policy(model, tmp_path / "chained.safetensors")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-    from agents.ppo_training import Config
+    from uno_agents.ppo_training import Config
 
     with pytest.raises(SystemExit, match="--prior must be a built-in heuristic"):
         Config(prior="ppo:official-2p").check()

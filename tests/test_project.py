@@ -2,7 +2,7 @@
 
 The rules book (``docs/rules.md``) documents every option and preset of the
 code; nothing refers to a rules or design file outside the repository; the
-environment ids have one spelling; ``uno_env`` never imports ``agents`` at
+environment ids have one spelling; ``uno_env`` never imports ``uno_agents`` at
 module level (the agents build on the environment, not the reverse).
 """
 
@@ -104,18 +104,41 @@ def _imports(tree: ast.Module) -> list[str]:
     return names
 
 
+def _names_package(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
 def test_uno_env_never_imports_agents_at_any_level():
-    """The layers run one way: agents import uno_env; uno_env names agent factories by
-    entry-point strings (uno_env.agent_registry), never by an import."""
+    """The layers run one way: uno_agents imports uno_env; uno_env names agent factories
+    by entry-point strings (uno_env.agent_registry), never by an import."""
     offenders = [str(path.relative_to(ROOT)) for path in (ROOT / "uno_env").rglob("*.py")
-                 if any(n == "agents" or n.startswith("agents.") for n in
+                 if any(_names_package(n, p) for p in ("uno_agents", "agents") for n in
                         _imports(ast.parse(path.read_text(encoding="utf-8"))))]
-    assert not offenders, f"uno_env modules importing agents: {offenders}"
+    assert not offenders, f"uno_env modules importing the agents package: {offenders}"
+
+
+#: Code importing the folder name (importable by accident from the repository's root,
+#: a module of another distribution once installed): ``from agents...``,
+#: ``import agents``, entry points ``"agents:..."`` / ``"agents.x:..."``.
+FOLDER_IMPORT = re.compile(r"""^[ \t]*"?(?:from[ \t]+agents[ \t.]|import[ \t]+agents\b)"""
+                           r"""|["'`]agents(?:\.\w+)*:\w""", re.MULTILINE)
+
+
+def test_nothing_imports_the_agents_folder_by_its_name():
+    """The folder ``agents/`` installs as ``uno_agents`` (pyproject.toml): code, notebooks
+    and documentation import ``uno_agents``, never ``agents``."""
+    found = [f"{name}:{text[:m.start()].count(chr(10)) + 1}: {m.group().strip()}"
+             for name, text in FILES.items() for m in FOLDER_IMPORT.finditer(text)]
+    for name, text in FILES.items():
+        if name.endswith(".py"):
+            found += [f"{name}: import {n}" for n in _imports(ast.parse(text, name))
+                      if _names_package(n, "agents")]
+    assert not found, "imports of agents instead of uno_agents:\n" + "\n".join(found)
 
 
 def test_experiments_are_scripts_over_the_library():
     """No experiment edits sys.path or imports another experiment: shared code lives in
-    uno_env or agents."""
+    uno_env or uno_agents."""
     scripts = sorted((ROOT / "experiments").glob("*.py"))
     names = {p.stem for p in scripts}
     for path in scripts:

@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from agents import GreedyAgent, RandomAgent
+from uno_agents import GreedyAgent, RandomAgent
 from uno_env import Rules
 from uno_env.cli import agent_specs, main
 from uno_env.evaluation.play import Records, TournamentError, agent_labels, seatings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import GreedyAgent, RandomAgent
+from uno_agents import GreedyAgent, RandomAgent
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 from uno_env.learner import LearnerCore

@@ -3,10 +3,10 @@
 The environment takes agents as objects, or as specs (``"greedy"``,
 ``"ismcts:budget=64"``) that a *factory* turns into objects. The factory is named by
 an entry-point string, the way gymnasium names the class behind an environment id:
-``"agents:make_agent"`` by default, the agents package that ships with the project.
-:func:`register_factory` names another. The entry point is imported only when a
-spec has to be resolved, so the import graph runs one way: the agents package
-imports ``uno_env``, never the reverse.
+``"uno_agents:make_agent"`` by default, the agents package that ships with the project
+(the folder ``agents/``, installed as ``uno_agents``). :func:`register_factory` names
+another. The entry point is imported only when a spec has to be resolved, so the import
+graph runs one way: the agents package imports ``uno_env``, never the reverse.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 #: The factory that ships with the project.
-DEFAULT_FACTORY = "agents:make_agent"
+DEFAULT_FACTORY = "uno_agents:make_agent"
 _factory = DEFAULT_FACTORY
 
 

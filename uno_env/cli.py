@@ -24,7 +24,7 @@ from .tournament import SEED_MAX
 
 #: The terminal game of ``uno-env play``, named by an entry point so that the
 #: environment never imports the agents package (see :mod:`uno_env.agent_registry`).
-PLAY_IN_TERMINAL = "agents.human:play_in_terminal"
+PLAY_IN_TERMINAL = "uno_agents.human:play_in_terminal"
 
 try:  # the cli extra
     from rich.console import Console

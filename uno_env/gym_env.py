@@ -9,7 +9,7 @@ opponents=None, learner_seat=0, **rule_overrides)``
 * ``env.action_masks()`` gives the legal actions (``bool[NUM_ACTIONS]``), as
   sb3-contrib's ``MaskablePPO`` expects; ``info["action_mask"]`` carries the same;
 * opponents: ``None`` (uniformly random legal play), an agent name such as
-  ``"greedy"``, a batch agent (:mod:`agents`), or one per seat clockwise after
+  ``"greedy"``, a batch agent (:mod:`uno_agents`), or one per seat clockwise after
   the learner. They act inside ``reset`` and ``step`` until the learner must
   decide or the episode ends;
 * ``learner_seat``: a seat, ``"rotate"`` (one seat further every episode) or

@@ -6,7 +6,7 @@ RL-library API, so the Gymnasium env, the SB3 ``VecEnv`` and the Gymnasium
 ``VectorEnv`` are thin front ends over it, and importing it pulls in no
 training library.
 
-The ``agents`` package builds on ``uno_env``, never the other way round: opponent
+The ``uno_agents`` package builds on ``uno_env``, never the other way round: opponent
 names (``"random"``, ``"greedy"``, ...) are resolved by the factory registered in
 :mod:`uno_env.agent_registry`, which names it by an entry-point string.
 """

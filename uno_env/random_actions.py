@@ -2,7 +2,7 @@
 
 The one random-choice helper of the project: the random agent, the random-play
 simulation and the benchmarks all pick actions with it. It needs nothing but
-numpy, so any module of ``uno_env`` or ``agents`` can import it.
+numpy, so any module of ``uno_env`` or ``uno_agents`` can import it.
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                rating_rounds: int = ROUNDS) -> TournamentResult:
     """Play a tournament of at least ``games`` games between ``agents`` under ``rules``.
 
-    ``agents``: specs for :func:`agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
+    ``agents``: specs for :func:`uno_agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
     or agent objects, at least ``rules.num_players`` of them. ``ray``: play the chunks
     as Ray tasks (``True`` for a local Ray, or a cluster address); the results are
     the same as without. ``rating_rounds``: bootstrap resamples of the ratings. See the
