@@ -19,10 +19,10 @@ import json
 import shlex
 import sys
 
-from agents import BatchAgent, make_agent
+from uno_agents import BatchAgent, make_agent
 from uno_env import Rules
 from uno_env.checks import SEED_LIMIT
-from uno_env.cli import integer_from, run_command, user_errors
+from uno_env.cli import agent_specs, integer_from, run_command, user_errors
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.tournament_report import check_output, write_atomic
 
@@ -30,22 +30,29 @@ from uno_env.tournament_report import check_output, write_atomic
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The command line (counts checked by argparse: a bad one is a usage error)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--agents", required=True, help="agent specs separated by commas")
-    parser.add_argument("--opponents", default="greedy,random_play")
-    parser.add_argument("--preset", default="official")
-    parser.add_argument("--players", type=integer_from(2, 10), default=2)
-    parser.add_argument("--deals", type=integer_from(1), default=1000)
+    parser.add_argument("--agents", required=True,
+                        help="agent specs separated by commas; a key=value piece continues "
+                             "the spec before it (ismcts:budget=64,horizon=0)")
+    parser.add_argument("--opponents", default="greedy,random_play",
+                        help="opponent specs, each filling every other seat (default: %(default)s)")
+    parser.add_argument("--preset", default="official", help="rule preset (default: %(default)s)")
+    parser.add_argument("--players", type=integer_from(2, 10), default=2,
+                        help="players per game (default: %(default)s)")
+    parser.add_argument("--deals", type=integer_from(1), default=1000,
+                        help="duplicate deals, each played in every seat rotation "
+                             "(default: %(default)s)")
     parser.add_argument("--seed", type=integer_from(0, SEED_LIMIT - 1), default=10_000,
                         help="the first deal's seed: the deals are seed .. seed + deals - 1")
     parser.add_argument("--baseline", default=None,
                         help="an agent whose wins on the same deals each agent is compared to")
-    parser.add_argument("--out", default=None)
+    parser.add_argument("--out", default=None, help="write the rows as JSON here")
     return parser.parse_args(argv)
 
 
 def build(specs: str) -> dict[str, BatchAgent]:
-    """Every agent of comma-separated ``specs``, by spec (``ValueError`` naming a bad one)."""
-    names = [s.strip() for s in specs.split(",") if s.strip()]
+    """Every agent of comma-separated ``specs``, by spec (``ValueError`` naming a bad one);
+    a ``key=value`` piece continues the spec before it (``ismcts:budget=64,horizon=0``)."""
+    names = agent_specs([specs])
     if not names:
         raise ValueError(f"{specs!r} names no agent")
     return {name: make_agent(name) for name in names}

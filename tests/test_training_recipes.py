@@ -111,6 +111,8 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     ("distill.py", ["--init-net", "missing.safetensors"], "does not exist"),
     ("expert_iteration.py", ["--budget", "0"], "--budget must be at least 1"),
     ("expert_iteration.py", [], "--start names the first network"),
+    ("clone_finetune.py", ["--seeds", "0"], "--seeds must be at least 1"),
+    ("clone_finetune.py", ["--teacher", "nobody"], "unknown agent"),
     ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
     ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
     ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
@@ -124,7 +126,8 @@ def test_bad_settings_are_refused_before_any_work(tmp_path: Path, script: str,
 
 
 def test_every_training_flag_has_a_description_and_a_default() -> None:
-    for script in ("train_ppo.py", "distill.py", "train_dmc.py", "expert_iteration.py"):
+    for script in ("train_ppo.py", "distill.py", "train_dmc.py", "expert_iteration.py",
+                   "clone_finetune.py"):
         text = run_script(script, "--help").stdout
         flags = [line.split()[0] for line in text.splitlines()
                  if line.strip().startswith("--") and not line.strip().startswith("--help")]
@@ -197,3 +200,26 @@ def test_ppo_checkpoints_are_plain_tensors_and_resume_continues_them(tmp_path: P
     assert saved and torch.load(saved[-1], weights_only=True)["num_timesteps"] >= 256
     run_script("train_ppo.py", "--timesteps", "512", "--resume", *args)
     assert json.loads((out / "config.json").read_text())["timesteps"] >= 512
+
+
+def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: Path) -> None:
+    out = tmp_path / "cf"
+    args = ["--teacher", "tuned", "--clone-opponents", "random_play", "--hidden", "16",
+            "--clone-states", "300", "--clone-rounds", "2", "--clone-epochs", "1",
+            "--clone-games", "16", "--timesteps", "256", "--num-envs", "8", "--n-steps", "32",
+            "--batch-size", "64", "--curve-every", "256", "--curve-deals", "2", "--seeds", "2",
+            "--jobs", "2", "--deals", "4", "--out", str(out), "--no-progress"]
+    run_script("clone_finetune.py", *args)
+    record = json.loads((out / "clone_finetune.json").read_text())
+    assert [r["seed"] for r in record["seeds"]] == ["0", "1"]
+    for r in record["seeds"]:
+        assert r["versus"]["games"] == r["clone_versus"]["games"] == 8
+        assert r["gain"]["low"] <= r["gain"]["mean"] <= r["gain"]["high"]
+        assert r["finetune_command"].startswith("python experiments/train_ppo.py")
+        legal_play(f"net:{r['finetune']}")
+    tuned = json.loads((out / "seed-1" / "finetune" / "model.json").read_text())
+    assert tuned["config"]["init_net"] == str(out / "seed-1" / "clone" / "model.safetensors")
+    assert "| 1 |" in (out / "clone_finetune.md").read_text()
+    before = (out / "seed-0" / "finetune" / "model.safetensors").stat().st_mtime_ns
+    run_script("clone_finetune.py", *args)        # finished stages are reused
+    assert (out / "seed-0" / "finetune" / "model.safetensors").stat().st_mtime_ns == before
