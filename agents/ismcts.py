@@ -38,7 +38,7 @@ Actions that are always right are played without search: calling UNO, catching,
 Dobon, and any decision with a single legal action.
 
 The agent needs the public game, so it is used through ``act_in(engine, games,
-...)`` (see :func:`agents.choose_actions`), which tournaments call; ``act``
+...)`` (see :func:`uno_agents.choose_actions`), which tournaments call; ``act``
 alone, which gets only observations, raises ``TypeError``.
 """
 
@@ -48,9 +48,9 @@ import numpy as np
 
 from uno_env.actions import CATCH, DOBON, UNO
 from uno_env.engine import Engine
-from uno_env.engine.playout import PlayoutPolicy, uses_streams
+from uno_env.engine.observe import OBS_SIZE
+from uno_env.engine.playout import PlayoutPolicy, policy_actions, uses_streams
 from uno_env.engine.state import State
-from uno_env.engine.worlds import concat_states, sample_worlds
 
 from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
 
@@ -99,6 +99,7 @@ class IsmctsAgent(Agent):
         self.prior_policy: BatchAgent = make_agent(prior) if prior else self.policy
         #: whether the playouts need observations (the caller's decisions also feed the prior)
         self._sims: dict[tuple[int, str], Engine] = {}   # see _engine_for
+        self._tables: dict[tuple[int, int], tuple[BatchAgent, PlayoutPolicy]] = {}
         self.playouts_observe = any(getattr(p, "uses_observations", True)
                                     for p in (self.policy, self.opponent_policy) if p)
         self.uses_observations = self.playouts_observe or getattr(
@@ -114,7 +115,7 @@ class IsmctsAgent(Agent):
             rng: np.random.Generator) -> np.ndarray:
         raise TypeError("ismcts plans from the public part of the game: call "
                         "act_in(engine, games, observations, masks, rng) (or "
-                        "agents.choose_actions), as tournaments do")
+                        "uno_agents.choose_actions), as tournaments do")
 
     def act_in(self, engine: Engine, games: np.ndarray, observations: np.ndarray,
                masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -126,8 +127,8 @@ class IsmctsAgent(Agent):
         actions[sure] = np.array([DOBON, CATCH, UNO])[obvious[sure].argmax(axis=1)]
         search = np.flatnonzero(~sure & (masks.sum(axis=1) > 1))
         if search.size:
-            default = np.asarray(choose_actions(self.prior_policy, engine, games[search],
-                                                observations[search], masks[search], rng))
+            default = self._prior_actions(engine, games[search], observations[search],
+                                          masks[search], rng)
             actions[search] = self._search(engine, games[search], masks[search], default, rng)
         return actions
 
@@ -159,25 +160,62 @@ class IsmctsAgent(Agent):
                 found[i].append(value)
         return [np.concatenate(parts, axis=1) for parts in found]
 
+    def _prior_actions(self, engine: Engine, games: np.ndarray, observations: np.ndarray,
+                       masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The prior's choice in each listed game: by its score table in compiled code when
+        it has one that draws no random numbers (the actions its ``act`` picks, without
+        its numpy features), else by asking it."""
+        policy = self._policy_table(self.prior_policy, engine)
+        if policy is not None and not uses_streams(policy) and observations.shape[1] == OBS_SIZE:
+            return policy_actions(policy, observations, masks)
+        return np.asarray(choose_actions(self.prior_policy, engine, games, observations, masks,
+                                         rng))
+
+    def _policy_table(self, agent: BatchAgent, engine: Engine) -> PlayoutPolicy | None:
+        """``agent``'s score table for ``engine``'s players, when the engine is compiled and
+        the agent has one (kept per agent and player count)."""
+        if engine.backend != "numba" or not self.compiled_playouts:
+            return None
+        make = getattr(agent, "playout_policy", None)
+        if make is None:
+            return None
+        tables = self.__dict__.setdefault("_tables", {})
+        key = (id(agent), engine.num_players)
+        kept = tables.get(key)
+        if kept is None or kept[0] is not agent:
+            kept = tables[key] = (agent, make(engine.num_players))
+        return kept[1]
+
     def _batch_values(self, engine: Engine, pieces: list[tuple[int, np.ndarray, int]],
                       rng: np.random.Generator) -> list[np.ndarray]:
         """``float64[legal actions, worlds]`` of each ``(game, legal actions, worlds)`` of
-        ``pieces``, all played out as one batch."""
-        states, first, seats = [], [], []
-        for game, legal, worlds in pieces:
-            seat = int(engine.state.current[game])
-            sampled = sample_worlds(engine.rules, engine.state, game, seat, worlds, rng,
-                                    self.drew_on_weight)
-            states.append(sampled.take(np.tile(np.arange(worlds), legal.size)))
-            first.append(np.repeat(legal, worlds))
-            seats.append(np.full(worlds * legal.size, seat))
-        first_actions, seat_of = np.concatenate(first), np.concatenate(seats)
+        ``pieces``, all played out as one batch: dealt and played in compiled code when
+        the engine and the playout policies can (:meth:`uno_env.Engine.world_values`),
+        else dealt by :meth:`uno_env.Engine.deal_worlds` and played on an engine of the
+        worlds."""
+        games = np.array([game for game, _, _ in pieces], np.int64)
+        legal = [actions for _, actions, _ in pieces]
+        worlds = np.array([n for _, _, n in pieces], np.int64)
+        sizes = np.array([actions.size for actions in legal], np.int64)
+        compiled = None if self._random_playouts() else self._compiled_policies(engine)
+        if compiled is not None:
+            return engine.world_values(games, legal, worlds, *compiled, horizon=self.horizon,
+                                       rng=rng, drew_on_weight=self.drew_on_weight)
+        state = engine.deal_worlds(games, worlds, rng, repeats=sizes,
+                                   drew_on_weight=self.drew_on_weight)
+        first_actions = np.repeat(np.concatenate(legal), np.repeat(worlds, sizes))
+        seat_of = np.repeat(engine.state.current[games], sizes * worlds)
         sims = self._engine_for(engine, first_actions.size)
-        sims.state = states[0] if len(states) == 1 else concat_states(states)
+        sims.state = state
         value = self._playouts(sims, first_actions, seat_of, rng)
-        split = np.cumsum([a.size for a in first])[:-1]
-        return [v.reshape(legal.size, -1)
-                for v, (_, legal, _) in zip(np.split(value, split), pieces, strict=True)]
+        split = np.cumsum(sizes * worlds)[:-1]
+        return [v.reshape(size, -1) for v, size in zip(np.split(value, split), sizes,
+                                                          strict=True)]
+
+    def _random_playouts(self) -> bool:
+        """Whether the playouts are uniformly random to the end, for every seat (one
+        :meth:`uno_env.Engine.play_random` call)."""
+        return self.playout == "random" and not self.horizon and not self.opponent
 
     def _engine_for(self, engine: Engine, num_games: int) -> Engine:
         """An engine of ``num_games`` games under ``engine``'s rules and backend to play
@@ -193,18 +231,14 @@ class IsmctsAgent(Agent):
 
     def __getstate__(self) -> dict:
         """Pickled without its playout engines (made again when needed)."""
-        return {**self.__dict__, "_sims": {}}
+        return {**self.__dict__, "_sims": {}, "_tables": {}}
 
-    def _compiled_policies(self, sims: Engine) -> tuple[PlayoutPolicy, PlayoutPolicy] | None:
+    def _compiled_policies(self, engine: Engine) -> tuple[PlayoutPolicy, PlayoutPolicy] | None:
         """The playout policies (own seat, others) as tables the compiled engine plays
         by itself, or None when the engine or a policy cannot."""
-        if sims.backend != "numba" or not self.compiled_playouts:
-            return None
-        pair = (self.policy, self.opponent_policy or self.policy)
-        make_first, make_second = (getattr(p, "playout_policy", None) for p in pair)
-        if make_first is None or make_second is None:
-            return None
-        return make_first(sims.num_players), make_second(sims.num_players)
+        own = self._policy_table(self.policy, engine)
+        other = self._policy_table(self.opponent_policy or self.policy, engine)
+        return None if own is None or other is None else (own, other)
 
     def _pick(self, value: np.ndarray, default: int) -> int:
         """Row of ``value[actions, worlds]`` to play (:func:`pick`)."""
@@ -217,7 +251,7 @@ class IsmctsAgent(Agent):
         rows = np.arange(sims.num_games)
         rewards, _, _ = sims.step(first)
         total = rewards[rows, seat].astype(np.float64)
-        if self.playout == "random" and not self.horizon and not self.opponent:
+        if self._random_playouts():
             # one call (compiled on numba)
             live = np.flatnonzero(~sims.state.done)
             random_streams = np.zeros((sims.num_games, 2), np.uint64)

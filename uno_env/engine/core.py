@@ -34,7 +34,7 @@ from .rng import mix64, random_below, seed_key
 from .rounds import clear_round, end_round, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
-from .worlds import sample_worlds
+from .worlds import concat_states, sample_worlds
 
 
 class IllegalActionError(ValueError):
@@ -569,6 +569,113 @@ class Engine:
         worlds = Engine(self.rules, state.num_games, 0, self.backend)
         worlds.state = state
         return worlds
+
+    def deal_worlds(self, games: Sequence[int] | np.ndarray,
+                    worlds: Sequence[int] | np.ndarray, rng: np.random.Generator,
+                    repeats: Sequence[int] | np.ndarray | None = None,
+                    drew_on_weight: float = 1.0) -> State:
+        """The possible worlds of several decisions at once, as one state: for each listed
+        game, ``worlds[i]`` worlds as its acting player knows it (see :meth:`sample_worlds`),
+        the block of them written ``repeats[i]`` times (default once) one after the other,
+        after the rows of the games before. A search tries each of its actions in a copy
+        of the same worlds.
+
+        On ``numba`` one compiled call deals every world (no Python loop over games or
+        worlds; the random numbers come from a counter-based stream per world, keyed by
+        one draw of ``rng`` per world); on ``numpy`` each game's worlds come from
+        :meth:`sample_worlds`. Both deal by the same rules from other random numbers."""
+        idx, counts, repeat = self._world_request(games, worlds, repeats)
+        weight = self._world_weight(drew_on_weight)
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
+                            f"{checks.describe(rng)}")
+        if self._kernels is None:
+            states = [sample_worlds(self.rules, self.state, int(g), int(self.state.current[g]),
+                                    int(n), rng, weight).take(np.tile(np.arange(n), r))
+                      for g, n, r in zip(idx, counts, repeat, strict=True)]
+            return states[0] if len(states) == 1 else concat_states(states)
+        rows = int((counts * repeat).sum())
+        out = State.empty(rows, self.num_players)
+        keys = seed_key(rng.integers(0, 2**62, int(counts.sum())))
+        self._kernels.deal_worlds(self.state, idx, repeat, counts, keys, weight, out)
+        return out
+
+    def world_values(self, games: Sequence[int] | np.ndarray,
+                     actions: Sequence[np.ndarray], worlds: Sequence[int] | np.ndarray,
+                     policy: PlayoutPolicy, others: PlayoutPolicy | None = None,
+                     horizon: int = 0, rng: np.random.Generator | None = None,
+                     drew_on_weight: float = 1.0) -> list[np.ndarray]:
+        """The search's playout values, in two compiled calls: for each listed game,
+        ``worlds[i]`` worlds of its acting player's decision are dealt (as by
+        :meth:`deal_worlds`) and each action of ``actions[i]`` (legal ones) is played in a
+        copy of every world, then the game is played on by ``policy`` for the acting
+        seat and ``others`` for the other seats (as :meth:`play_policy` plays them) for
+        ``horizon`` decisions or to its end (0). Returns, per game, ``float64[actions,
+        worlds]``: the acting seat's rewards from the action on, plus, in a game still
+        running, its lead (``(smallest other hand - own) / max(sum, 1)``). The games of
+        this engine do not change. Needs the ``numba`` backend."""
+        if self._kernels is None:
+            raise NotImplementedError("world_values runs on the numba backend only; on "
+                                      "numpy, step the worlds of deal_worlds")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
+                            f"{checks.describe(rng)}")
+        if len(actions) != np.size(games):
+            raise ValueError(f"actions must give the actions of each of the "
+                             f"{np.size(games)} games, got {len(actions)}")
+        tried = [np.asarray(a, np.int64).ravel() for a in actions]
+        idx, counts, repeat = self._world_request(
+            games, worlds, np.array([a.size for a in tried], np.int64))
+        weight = self._world_weight(drew_on_weight)
+        horizon = checks.integer(horizon, "horizon", 0)
+        flat = np.concatenate(tried)
+        first = np.repeat(flat, np.repeat(counts, repeat))
+        if ((flat < 0) | (flat >= NUM_ACTIONS)).any() or not self.legal_action_mask(idx)[
+                np.repeat(np.arange(idx.size), repeat), flat].all():
+            raise ValueError("actions must be legal actions of their games")
+        others = policy if others is None else others
+        keys = seed_key(rng.integers(0, 2**62, int(counts.sum())))
+        rows = first.size
+        seats = np.repeat(self.state.current[idx], repeat * counts)
+        if uses_streams(policy, others):
+            streams = np.zeros((rows, 2), np.uint64)
+            streams[:, 0] = rng.integers(0, 2**63, rows, dtype=np.uint64)
+        else:
+            streams = np.zeros((0, 2), np.uint64)
+        values = self._kernels.world_values(
+            self.state, idx, repeat, counts, keys, weight, first, seats, horizon,
+            policy_tables(policy, others), streams)
+        split = np.cumsum(repeat * counts)[:-1]
+        return [v.reshape(r, n) for v, r, n in
+                zip(np.split(values, split), repeat, counts, strict=True)]
+
+    def _world_request(self, games: Sequence[int] | np.ndarray,
+                       worlds: Sequence[int] | np.ndarray,
+                       repeats: Sequence[int] | np.ndarray | None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(games, worlds, repeats)`` of :meth:`deal_worlds` as int64 arrays, checked:
+        running games, one positive count of worlds and of repeats each."""
+        idx = self._game_indices(games, unique=False)
+        counts = np.asarray(worlds)
+        repeat = np.ones(idx.size, np.int64) if repeats is None else np.asarray(repeats)
+        for name, values in (("worlds", counts), ("repeats", repeat)):
+            if values.shape != idx.shape or (values.size and (
+                    values.dtype.kind not in "iu" or values.min() < 1)):
+                raise ValueError(f"{name} must give a positive count for each of the "
+                                 f"{idx.size} games, got {values!r}")
+        if int((counts.astype(np.int64) * repeat).sum()) > MAX_WORLDS:
+            raise ValueError(f"at most {MAX_WORLDS} worlds (with their repeats) at once")
+        if self.state.done[idx].any():
+            raise ValueError(f"game {int(idx[self.state.done[idx]][0])} is over: there is "
+                             "no decision to plan")
+        return idx, counts.astype(np.int64), repeat.astype(np.int64)
+
+    @staticmethod
+    def _world_weight(drew_on_weight: float) -> float:
+        weight = checks.real(drew_on_weight, "drew_on_weight")
+        if not 0.0 < weight <= 1.0:
+            raise ValueError(f"drew_on_weight must be in (0, 1], got {drew_on_weight!r}")
+        return weight
 
     # --- one game, by name ------------------------------------------------------------------
 

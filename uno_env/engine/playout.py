@@ -11,7 +11,7 @@ actions their ``act`` picks from the same observation.
 
 The action facts here (which actions play a card, the color an action leaves,
 which plays attack ...) are what the linear features read; the agents' numpy
-features (``agents.features``) read the same tables.
+features (``uno_agents.features``) read the same tables.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ..cards import (
 from .rng import GOLDEN, mix64, next_random
 
 #: Names of the dynamic features (functions of the action and the observation) that
-#: a linear policy weighs, in weight order (``agents.features.DYNAMIC``).
+#: a linear policy weighs, in weight order (``uno_agents.features.DYNAMIC``).
 DYNAMIC = ("keeps_color", "color_share", "color_scarce", "attacks", "attacks_threat",
            "action_threat", "wild_near_out", "accept_penalty", "challenge_bluff", "target_size",
            "next_lacks_color", "challenge_after_draw", "follow_up", "attack_follow",
@@ -103,6 +103,10 @@ class PlayoutPolicy:
     threshold: float = 0.0
 
 
+#: The tables of the last pairs of policies asked for, by identity (see policy_tables).
+_KEPT: dict[tuple[int, int], tuple[PlayoutPolicy, PlayoutPolicy, tuple]] = {}
+
+
 def policy_tables(own: PlayoutPolicy, others: PlayoutPolicy
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                              np.ndarray]:
@@ -110,16 +114,25 @@ def policy_tables(own: PlayoutPolicy, others: PlayoutPolicy
     row 1 for the others: ``(kinds int64[2], static float64[2, A], weights float64[2,
     F], answer_relief float64[2, A], color_weight float64[2, A], threshold
     float64[2])``."""
+    kept = _KEPT.get((id(own), id(others)))
+    if kept is not None and kept[0] is own and kept[1] is others:
+        return kept[2]   # a search asks for the same pair at every decision
     pair = (own, others)
     for p in pair:
         if p.kind not in (LINEAR, GREEDY, RANDOM_PLAY):
             raise ValueError(f"unknown playout policy kind {p.kind!r}")
-    return (np.array([p.kind for p in pair], np.int64),
-            np.stack([np.asarray(p.static, np.float64) for p in pair]),
-            np.stack([np.asarray(p.weights, np.float64) for p in pair]),
-            np.stack([np.asarray(p.answer_relief, np.float64) for p in pair]),
-            np.stack([np.asarray(p.color_weight, np.float64) for p in pair]),
-            np.array([p.threshold for p in pair], np.float64))
+    tables = (np.array([p.kind for p in pair], np.int64),
+              np.stack([np.asarray(p.static, np.float64) for p in pair]),
+              np.stack([np.asarray(p.weights, np.float64) for p in pair]),
+              np.stack([np.asarray(p.answer_relief, np.float64) for p in pair]),
+              np.stack([np.asarray(p.color_weight, np.float64) for p in pair]),
+              np.array([p.threshold for p in pair], np.float64))
+    for table in tables:
+        table.flags.writeable = False   # shared by the callers of the same pair
+    if len(_KEPT) >= 16:
+        _KEPT.clear()
+    _KEPT[id(own), id(others)] = (own, others, tables)
+    return tables
 
 
 def stream_noise(streams: np.ndarray) -> np.ndarray:
@@ -135,3 +148,19 @@ def stream_noise(streams: np.ndarray) -> np.ndarray:
 def uses_streams(*policies: PlayoutPolicy) -> bool:
     """Whether any of ``policies`` draws random numbers (needs playout streams)."""
     return any(p.kind == RANDOM_PLAY for p in policies)
+
+
+def policy_actions(policy: PlayoutPolicy, observations: np.ndarray, masks: np.ndarray
+                   ) -> np.ndarray:
+    """``int64[B]``: the action ``policy`` (a ``LINEAR`` or ``GREEDY`` table) picks in each
+    row of ``observations`` (``float32[B, OBS_SIZE]``) under ``masks`` (``bool[B, A]``), by
+    the compiled scoring of the playouts: the action the agent's ``act`` picks. Needs
+    numba."""
+    if policy.kind == RANDOM_PLAY:
+        raise ValueError("a random_play table draws from playout streams: no plain choice")
+    from .compiled.playouts import choose_rows
+    tables = policy_tables(policy, policy)
+    out = np.empty(len(observations), np.int64)
+    choose_rows(np.ascontiguousarray(observations, np.float32),
+                np.ascontiguousarray(masks, np.bool_), *tables, out)
+    return out

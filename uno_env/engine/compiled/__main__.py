@@ -13,13 +13,14 @@ import numpy as np
 
 from ...actions import NUM_ACTIONS
 from ..core import Engine
-from ..playout import RANDOM_PLAY, PlayoutPolicy
+from ..playout import LINEAR, RANDOM_PLAY, PlayoutPolicy, policy_actions
 from . import CACHE
 
 
 def warm_up() -> float:
     """Run every kernel once (reset, masks, observation, steps, random play, policy
-    playouts); returns seconds. The cache's manifest then lists the new files."""
+    playouts, the search's worlds); returns seconds. The cache's manifest then lists the
+    new files."""
     start = time.perf_counter()
     engine = Engine(num_games=2, seed=0, backend="numba")
     mask = engine.legal_action_mask()
@@ -35,6 +36,12 @@ def warm_up() -> float:
     engine.play_policy(np.array([0, 1]), np.zeros(2, np.int64),
                        PlayoutPolicy(RANDOM_PLAY, np.zeros(NUM_ACTIONS)), horizon=4,
                        streams=streams)
+    # the search: worlds dealt and played out, and the prior's choice by its table
+    tuned = PlayoutPolicy(LINEAR, np.zeros(NUM_ACTIONS))
+    engine.world_values([0], [engine.legal_action_mask([0])[0].nonzero()[0][:1]], [2], tuned,
+                        horizon=4, rng=np.random.default_rng(0))
+    engine.deal_worlds([0], [2], np.random.default_rng(0))
+    policy_actions(tuned, engine.observe(games=[0]), engine.legal_action_mask([0]))
     CACHE.record()
     return time.perf_counter() - start
 

@@ -215,6 +215,8 @@ class NumbaBackend:
         self._saved: State | None = None       # rows saved by the last changing call
         self._saved_struct: object = None
         self._log = np.zeros(1, np.int64)        # rows saved and their games (see save)
+        self._worlds: State | None = None      # where world_values deals and plays
+        self._worlds_struct: object = None
 
     def __getstate__(self) -> dict:
         """Pickled as its rules: the structs are rebuilt on loading."""
@@ -297,6 +299,38 @@ class NumbaBackend:
         from .playouts import play_policy_games  # it builds on this module's kernels
         play_policy_games(self.rules, self._arrays(state), games, seats, horizon, *tables,
                           streams, rewards, _new(new_masks), *self._undo_log(state, games))
+
+    def deal_worlds(self, state: State, games: np.ndarray, repeats: np.ndarray,
+                    worlds: np.ndarray, keys: np.ndarray, weight: float, out: State) -> None:
+        """The worlds of ``games`` into ``out`` (see :func:`.search.deal_worlds`)."""
+        self._deal(state, games, repeats, worlds, keys, weight, state_struct(out))
+
+    def _deal(self, state: State, games: np.ndarray, repeats: np.ndarray,
+              worlds: np.ndarray, keys: np.ndarray, weight: float, out: object) -> None:
+        from .search import deal_worlds  # it builds on this module's kernels
+        seats = state.current[games]
+        bad = deal_worlds(self.rules, self._arrays(state), games, seats, repeats, worlds,
+                          keys, weight, out)
+        if bad >= 0:
+            raise ValueError(f"game {int(games[bad])} does not add up: its unseen cards do "
+                             "not fill the hidden hands and the draw pile")
+
+    def world_values(self, state: State, games: np.ndarray, repeats: np.ndarray,
+                     worlds: np.ndarray, keys: np.ndarray, weight: float, first: np.ndarray,
+                     seats: np.ndarray, horizon: int, tables: tuple[np.ndarray, ...],
+                     streams: np.ndarray) -> np.ndarray:
+        """Deal the worlds into this backend's own rows and play them out (see
+        :func:`.search.play_values`); the rows are kept from one call to the next."""
+        from .search import play_values
+        rows = first.size
+        if self._worlds is None or self._worlds.num_games < rows:
+            self._worlds = State.empty(max(rows, 64), state.num_players)
+            self._worlds_struct = state_struct(self._worlds)
+        self._deal(state, games, repeats, worlds, keys, weight, self._worlds_struct)
+        values = np.empty(rows)
+        play_values(self.rules, self._worlds_struct, rows, first, seats, horizon, *tables,
+                    streams, values)
+        return values
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)

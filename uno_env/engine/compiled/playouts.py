@@ -2,7 +2,7 @@
 
 The policies of :mod:`uno_env.engine.playout` scored one decision at a time from
 the acting player's observation, with the same float64 operations in the same
-order as the numpy agents (``agents.features``, ``agents.greedy``), so both pick
+order as the numpy agents (``uno_agents.features``, ``uno_agents.greedy``), so both pick
 the same action: the first legal one of the highest score.
 """
 
@@ -36,11 +36,10 @@ from ..playout import (
     WILD_PLAY,
 )
 from ..rng import GOLDEN
-from ..state import RESPOND
+from ..state import NUM_PHASES, RESPOND
 from .deal import mix64
 from .kernels import decide, play_forced, refresh_mask, save
 from .legal import legal_row
-from .observe import observe_row
 
 _V = VIEW_SLICES
 _HAND = _V["hand"].start
@@ -59,6 +58,7 @@ _NUM_DECKS = COLORS_OF_DECKS.shape[0]
 _DREW_ON = _V["drew_on"].start
 _LAST_NAMED = _V["last_named"].start
 _WD4_AFTER_DRAW = _V["wd4_after_draw"].start
+_RULES = _V["rules"].start
 _PER_COLOR = NUM_COLORED_KINDS // NUM_COLORS
 _NUM_DYNAMIC = len(DYNAMIC)
 # where linear_choice keeps its tables in its work buffer
@@ -96,7 +96,7 @@ def _bluff(size):
 @njit(cache=True)
 def linear_choice(obs, mask, static, weights, relief, work):
     """The legal action of the highest ``static + weights @ features`` (then less
-    ``relief`` when answering a penalty), as ``agents.features.feature_scores`` sums it.
+    ``relief`` when answering a penalty), as ``uno_agents.features.feature_scores`` sums it.
     ``work`` (``float64[WORK_SIZE]``) holds the intermediate tables (no allocation per
     decision)."""
     hand = work[_W_HAND:_W_HAND + NUM_KINDS]
@@ -224,7 +224,7 @@ def linear_choice(obs, mask, static, weights, relief, work):
 
 @njit(cache=True)
 def greedy_choice(obs, mask, static, color_weight, threshold, work):
-    """The legal action of the highest greedy score (``agents.greedy.GreedyAgent.scores``)."""
+    """The legal action of the highest greedy score (``uno_agents.greedy.GreedyAgent.scores``)."""
     by_color = work[_W_BY_COLOR:_W_BY_COLOR + NUM_COLORS]
     by_color[:] = 0.0
     for c in range(NUM_COLORS):
@@ -269,6 +269,81 @@ def random_play_choice(mask, static, stream):
 
 
 @njit(cache=True)
+def policy_buffer(rules):
+    """A buffer for :func:`policy_view`: an observation of zeros but for the ``rules``
+    view (the same in every game of the rules)."""
+    out = np.zeros(OBS_SIZE, np.float32)
+    for i in range(rules.rules_vec.size):
+        out[_RULES + i] = rules.rules_vec[i]
+    return out
+
+
+@njit(cache=True)
+def policy_view(rules, s, g, player, out):
+    """The views of ``player``'s observation of game ``g`` that the score-table policies
+    read (hand, color, phase, pending draw, direction, hand sizes, seats present, own hand
+    size, discards, and the drew-on, last-named and Wild-Draw-Four-after-draw memories),
+    written into ``out`` with the values ``observe_row`` writes there. ``out`` comes from
+    :func:`policy_buffer` and is only ever written by this function for the same rules:
+    the views the policies do not read are left as they are (zeros), which saves
+    writing the 1,516 numbers of a whole observation at every playout decision."""
+    p = rules.num_players
+    hand = s.hands[g, player]
+    discard = s.discard[g]
+    hand_size = s.hand_size[g]
+    active = s.active[g]
+    drew_on = s.drew_on[g]
+    last_named = s.last_named[g]
+    wd4_after_draw = s.wd4_after_draw[g]
+    for k in range(NUM_KINDS):
+        out[_HAND + k] = hand[k]
+        out[_DISCARDS + k] = discard[k]
+    for c in range(NUM_COLORS):
+        out[_COLOR + c] = 0.0
+    out[_COLOR + s.color[g]] = 1.0
+    for i in range(NUM_PHASES):
+        out[_PHASE + i] = 0.0
+    out[_PHASE + min(s.phase[g], NUM_PHASES - 1)] = 1.0
+    out[_PENDING] = s.pending[g]
+    out[_DIRECTION] = s.direction[g]
+    out[_OWN_SIZE] = hand_size[player]
+    for o in range(1, p):
+        seat = (player + o) % p
+        out[_SIZES + o - 1] = hand_size[seat]
+        out[_PRESENT + o - 1] = active[seat]
+        out[_WD4_AFTER_DRAW + o - 1] = wd4_after_draw[seat]
+        for c in range(NUM_COLORS):
+            out[_DREW_ON + (o - 1) * NUM_COLORS + c] = drew_on[seat, c]
+            out[_LAST_NAMED + (o - 1) * NUM_COLORS + c] = 0.0
+        named = last_named[seat]
+        if named >= 0:
+            out[_LAST_NAMED + (o - 1) * NUM_COLORS + named] = 1.0
+
+
+@njit(cache=True)
+def choose(kind, obs, mask, static, weights, relief, color_weight, threshold, streams, g,
+           work):
+    """The action of a policy of ``kind`` (tables of one policy; ``streams[g]`` for a
+    random one)."""
+    if kind == RANDOM_PLAY:
+        return random_play_choice(mask, static, streams[g])
+    if kind == GREEDY:
+        return greedy_choice(obs, mask, static, color_weight, threshold, work)
+    return linear_choice(obs, mask, static, weights, relief, work)
+
+
+@njit(cache=True)
+def choose_rows(obs, masks, kinds, static, weights, relief, color_weight, threshold, out):
+    """``out[i]``: the action of the policy of row 0 of the tables (not a random one) from
+    observation ``obs[i]`` under ``masks[i]``."""
+    work = np.empty(WORK_SIZE)
+    no_streams = np.zeros((0, 2), np.uint64)
+    for i in range(obs.shape[0]):
+        out[i] = choose(kinds[0], obs[i], masks[i], static[0], weights[0], relief[0],
+                        color_weight[0], threshold[0], no_streams, 0, work)
+
+
+@njit(cache=True)
 def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, relief,
                       color_weight, threshold, streams, rewards, new_masks, saved, log):
     """Each listed game played on by the policies (row 0 of the tables for the seat
@@ -277,7 +352,7 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
     draws from the game's stream ``streams[g]`` (no rows when none does)."""
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds_held = np.empty(NUM_KINDS, np.bool_)
-    obs = np.empty(OBS_SIZE, np.float32)
+    obs = policy_buffer(rules)
     work = np.empty(WORK_SIZE)
     limit = horizon if horizon > 0 else 10 * rules.max_turns
     for i in range(games.size):
@@ -290,14 +365,9 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
             legal_row(rules, s, g, mask, kinds_held)
             player = s.current[g]
             p = 0 if player == seats[i] else 1
-            observe_row(rules, s, g, player, obs)
-            if kinds[p] == RANDOM_PLAY:
-                a = random_play_choice(mask, static[p], streams[g])
-            elif kinds[p] == GREEDY:
-                a = greedy_choice(obs, mask, static[p], color_weight[p], threshold[p],
-                                  work)
-            else:
-                a = linear_choice(obs, mask, static[p], weights[p], relief[p], work)
+            policy_view(rules, s, g, player, obs)
+            a = choose(kinds[p], obs, mask, static[p], weights[p], relief[p],
+                       color_weight[p], threshold[p], streams, g, work)
             decide(rules, s, g, a, rewards[g])
             play_forced(rules, s, g, rewards[g])
         refresh_mask(rules, s, g, new_masks, kinds_held)

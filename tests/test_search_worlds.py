@@ -1,0 +1,106 @@
+"""The search's worlds in compiled code: dealt like sample_worlds, played like play_policy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenario import random_positions
+
+from uno_env import PRESETS, Engine, Rules
+from uno_env.cards import IS_WILD, KIND_COLOR
+from uno_env.engine.deal import pile_counts
+from uno_env.engine.worlds import known_seats
+
+pytest.importorskip("numba")
+
+CASES = [(preset, players) for preset in sorted(PRESETS) for players in (2, 4)
+         if not (preset == "teams" and players != 4)]
+
+
+def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
+    s = eng.state
+    others = np.ones(eng.num_players, bool)
+    others[known_seats(eng.rules, seat)] = False
+    return (s.hands[game, others].sum(axis=0, dtype=np.int64)
+            + pile_counts(s, np.array([game]))[0])
+
+
+@pytest.mark.parametrize("weight", [1.0, 0.2])    # uniform deal, belief deal
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_compiled_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
+        preset: str, players: int, weight: float) -> None:
+    eng = random_positions(preset, players)
+    games = np.flatnonzero(~eng.state.done)[:6]
+    counts, repeats = np.full(games.size, 12), np.arange(games.size) % 3 + 1
+    before = eng.state.copy()
+    state = eng.deal_worlds(games, counts, np.random.default_rng(1), repeats, weight)
+    for f in before.__dataclass_fields__:      # the real games do not change
+        np.testing.assert_array_equal(getattr(before, f), getattr(eng.state, f))
+    worlds = Engine(eng.rules, state.num_games, 0, "numba")
+    worlds.state = state
+    row = 0
+    for game, n, r in zip(games, counts, repeats, strict=True):
+        seat = int(eng.state.current[game])
+        rows = np.arange(row, row + n * r)
+        seen = eng.observe(players=seat, games=[game])
+        np.testing.assert_array_equal(worlds.observe(players=seat, games=rows),
+                                      np.repeat(seen, rows.size, 0))
+        np.testing.assert_array_equal(worlds.legal_action_mask(rows),
+                                      np.repeat(eng.legal_action_mask([game]), rows.size, 0))
+        unseen = hidden_cards(eng, game, seat)
+        for w in rows:
+            np.testing.assert_array_equal(hidden_cards(worlds, w, seat), unseen)
+            np.testing.assert_array_equal(worlds.state.hand_size[w], eng.state.hand_size[game])
+        for t in range(1, r):         # each repeat is a copy of the same worlds
+            np.testing.assert_array_equal(state.hands[row + t * n:row + (t + 1) * n],
+                                          state.hands[row:row + n])
+            np.testing.assert_array_equal(state.deck[row + t * n:row + (t + 1) * n],
+                                          state.deck[row:row + n])
+        if unseen.sum() > 8:
+            assert len({state.hands[w].tobytes() for w in rows[:n]}) > 1
+        row += n * r
+    np.testing.assert_array_equal(
+        worlds.census(), np.broadcast_to(eng.deck_composition(), worlds.census().shape))
+
+
+def test_compiled_worlds_are_reproducible_and_follow_the_belief() -> None:
+    """The same rng gives the same worlds; a seat that drew on a color gets fewer cards of
+    it and fewer wilds under drew_on_weight < 1 than under the uniform deal."""
+    eng = random_positions("official", 2, games=32, seed=4)
+    live = np.flatnonzero(~eng.state.done)
+    drew = [g for g in live if eng.state.drew_on[g, 1 - eng.state.current[g]].any()
+            and eng.state.hand_size[g, 1 - eng.state.current[g]] >= 3]
+    assert drew
+    g = int(drew[0])
+    seat, other = int(eng.state.current[g]), 1 - int(eng.state.current[g])
+    colors = np.flatnonzero(eng.state.drew_on[g, other])
+    a = eng.deal_worlds([g], [2000], np.random.default_rng(7))
+    b = eng.deal_worlds([g], [2000], np.random.default_rng(7))
+    np.testing.assert_array_equal(a.hands, b.hands)
+    np.testing.assert_array_equal(a.deck, b.deck)
+    belief = eng.deal_worlds([g], [2000], np.random.default_rng(7), drew_on_weight=0.05)
+    lacking = np.isin(KIND_COLOR, colors) | IS_WILD
+    uniform_share = a.hands[:, other][:, lacking].sum() / a.hands[:, other].sum()
+    belief_share = belief.hands[:, other][:, lacking].sum() / belief.hands[:, other].sum()
+    assert belief_share < 0.5 * uniform_share
+    assert seat != other
+
+
+def test_world_values_check_their_input() -> None:
+    from uno_agents import make_agent
+    eng = Engine(Rules(num_players=2), 2, seed=0, backend="numba")
+    tuned = make_agent("tuned").playout_policy(2)
+    legal = np.flatnonzero(eng.legal_action_mask()[0])
+    illegal = np.flatnonzero(~eng.legal_action_mask()[0])[:1]
+    rng = np.random.default_rng(0)
+    values = eng.world_values([0], [legal], [8], tuned, horizon=4, rng=rng)
+    assert values[0].shape == (legal.size, 8) and np.abs(values[0]).max() <= 1.0
+    with pytest.raises(ValueError, match="legal"):
+        eng.world_values([0], [illegal], [8], tuned, rng=rng)
+    with pytest.raises(ValueError, match="worlds"):
+        eng.world_values([0], [legal], [0], tuned, rng=rng)
+    with pytest.raises(TypeError, match="rng"):
+        eng.world_values([0], [legal], [2], tuned, rng=None)
+    with pytest.raises(NotImplementedError):
+        Engine(Rules(num_players=2), 1, 0, "numpy").world_values([0], [legal], [2], tuned,
+                                                                 rng=rng)
