@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.type_aliases import PyTorchObs
 
 from .net import PolicyNet, load_net, widen
+from .policy import flat_observations
 
 
 def masked_kl(logits: torch.Tensor, reference: torch.Tensor,
@@ -66,8 +68,10 @@ class NetActorCriticPolicy(MaskableActorCriticPolicy):
             net = PolicyNet(self.hidden)
         self.net = net.train()
         self.reference = copy.deepcopy(net).requires_grad_(False).eval() if anchor else None
+        # SB3 types the class as a bare Optimizer, whose constructor takes no lr
         lr = self.optimizer.param_groups[0]["lr"]
-        self.optimizer = self.optimizer_class(self.net.parameters(), lr=lr,
+        self.optimizer = self.optimizer_class(self.net.parameters(),
+                                              lr=lr,  # type: ignore[call-arg]
                                               **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
@@ -81,15 +85,17 @@ class NetActorCriticPolicy(MaskableActorCriticPolicy):
         return dist
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False,
-                action_masks: np.ndarray | None = None) -> tuple[torch.Tensor, ...]:
+                action_masks: np.ndarray | None = None
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         logits, value = self.net(obs.float())
         dist = self._distribution(logits, action_masks)
         actions = dist.get_actions(deterministic=deterministic)
-        return (actions.reshape((-1, *self.action_space.shape)), value[:, None],
-                dist.log_prob(actions))
+        shape = self.action_space.shape or ()
+        return actions.reshape((-1, *shape)), value[:, None], dist.log_prob(actions)
 
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
-                         action_masks: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
+                         action_masks: torch.Tensor | None = None
+                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         logits, value = self.net(obs.float())
         dist = self._distribution(logits, action_masks)
         entropy = dist.entropy()
@@ -100,11 +106,11 @@ class NetActorCriticPolicy(MaskableActorCriticPolicy):
             entropy = entropy - self.anchor / self.ent_coef * kl
         return value[:, None], dist.log_prob(actions), entropy
 
-    def get_distribution(self, obs: torch.Tensor, action_masks: np.ndarray | None = None) -> Any:
-        return self._distribution(self.net.logits(obs.float()), action_masks)
+    def get_distribution(self, obs: PyTorchObs, action_masks: np.ndarray | None = None) -> Any:
+        return self._distribution(self.net.logits(flat_observations(obs).float()), action_masks)
 
-    def predict_values(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.net(obs.float())[1][:, None]
+    def predict_values(self, obs: PyTorchObs) -> torch.Tensor:
+        return self.net(flat_observations(obs).float())[1][:, None]
 
     def action_logits(self, obs: torch.Tensor) -> torch.Tensor:
         """``float[B, A]``: the logits of every action (legal or not)."""

@@ -41,6 +41,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.type_aliases import PyTorchObs
 
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
@@ -188,7 +189,7 @@ def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:
         view = VIEW_SLICES.get(name)
         version = _rules_version(size) if name == "rules" else None
         if version is not None:
-            columns.append(view.start + rules_view_columns(version))
+            columns.append(VIEW_SLICES["rules"].start + rules_view_columns(version))
             continue
         if view is None or view.stop - view.start != size:
             now = "absent" if view is None else f"of size {view.stop - view.start}"
@@ -196,6 +197,21 @@ def view_index(views: tuple[tuple[str, int], ...]) -> np.ndarray | None:
                              f"{size}, which is {now} in this version's observation")
         columns.append(np.arange(view.start, view.stop))
     return np.concatenate(columns)
+
+
+def flat_observations(obs: PyTorchObs) -> torch.Tensor:
+    """``obs`` as the one tensor of flat observations these policies read (SB3 types a
+    policy's input as a tensor or a dict of them; a dict is refused)."""
+    if not isinstance(obs, torch.Tensor):
+        raise TypeError(f"the policy reads a tensor of observations, got {type(obs).__name__}")
+    return obs
+
+
+def flat_size(space: gym.Space[Any]) -> int:
+    """The number of numbers in an element of ``space`` (a space with a shape)."""
+    if space.shape is None:
+        raise TypeError(f"{type(space).__name__} has no shape")
+    return int(np.prod(space.shape))
 
 
 class _SB3Logits(torch.nn.Module):
@@ -244,11 +260,16 @@ class HeuristicPriorPolicy(MaskableActorCriticPolicy):
             raise ValueError(f"prior_scale must be > 0, got {prior_scale!r}")
         self.prior, self.prior_scale, self.heuristic = prior, float(prior_scale), heuristic
         self.log_prior_scale = torch.nn.Parameter(torch.tensor(float(np.log(prior_scale))))
-        torch.nn.init.zeros_(self.action_net.weight)   # start as the heuristic itself
-        torch.nn.init.zeros_(self.action_net.bias)
-        # the optimizer was built before the scale existed: build it again over all
+        head = self.action_net
+        if not isinstance(head, torch.nn.Linear):
+            raise TypeError(f"the action head is a {type(head).__name__}, not a linear layer")
+        torch.nn.init.zeros_(head.weight)   # start as the heuristic itself
+        torch.nn.init.zeros_(head.bias)
+        # the optimizer was built before the scale existed: build it again over all (SB3
+        # types the class as a bare Optimizer, whose constructor takes no lr)
         lr = self.optimizer.param_groups[0]["lr"]
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr, **self.optimizer_kwargs)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr,  # type: ignore[call-arg]
+                                              **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return {**super()._get_constructor_parameters(), "prior": self.prior,
@@ -262,20 +283,24 @@ class HeuristicPriorPolicy(MaskableActorCriticPolicy):
     # The three SB3 paths to an action distribution, each with the prior added.
 
     def forward(self, obs: torch.Tensor, deterministic: bool = False,
-                action_masks: np.ndarray | None = None) -> tuple[torch.Tensor, ...]:
+                action_masks: np.ndarray | None = None
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         latent_pi, latent_vf = self._latents(obs)
         dist = self._distribution(obs, latent_pi, action_masks)
         actions = dist.get_actions(deterministic=deterministic)
         log_prob = dist.log_prob(actions)
-        return actions.reshape((-1, *self.action_space.shape)), self.value_net(latent_vf), log_prob
+        shape = self.action_space.shape or ()
+        return actions.reshape((-1, *shape)), self.value_net(latent_vf), log_prob
 
     def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor,
-                         action_masks: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
+                         action_masks: torch.Tensor | None = None
+                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         latent_pi, latent_vf = self._latents(obs)
         dist = self._distribution(obs, latent_pi, action_masks)
         return self.value_net(latent_vf), dist.log_prob(actions), dist.entropy()
 
-    def get_distribution(self, obs: torch.Tensor, action_masks: np.ndarray | None = None) -> Any:
+    def get_distribution(self, obs: PyTorchObs, action_masks: np.ndarray | None = None) -> Any:
+        obs = flat_observations(obs)
         return self._distribution(obs, self._actor_latent(obs), action_masks)
 
     def _actor_latent(self, obs: torch.Tensor) -> torch.Tensor:
@@ -318,6 +343,13 @@ POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {
     cls.__name__: cls for cls in (MaskableActorCriticPolicy, HeuristicPriorPolicy)}
 
 
+def _discrete_size(space: gym.Space[Any]) -> int:
+    if not isinstance(space, gym.spaces.Discrete):
+        raise TypeError(f"export_policy needs a Discrete action space, got "
+                        f"{type(space).__name__}")
+    return int(space.n)
+
+
 def policy_config(policy: Any) -> dict[str, Any]:
     """The JSON config :func:`export_policy` stores: everything that rebuilds ``policy``
     (a MaskablePPO actor-critic policy over :class:`UnoFeatures` or SB3's flatten
@@ -332,7 +364,7 @@ def policy_config(policy: Any) -> dict[str, Any]:
     if ACTIVATIONS.get(activation) is not policy.activation_fn:
         raise TypeError(f"export_policy: activation {activation} is not one of "
                         f"{', '.join(ACTIVATIONS)}")
-    obs_size = int(np.prod(policy.observation_space.shape))
+    obs_size = flat_size(policy.observation_space)
     extractor = policy.features_extractor
     if isinstance(extractor, UnoFeatures):
         scale, views = extractor.scale, extractor.views
@@ -346,7 +378,7 @@ def policy_config(policy: Any) -> dict[str, Any]:
               "activation": activation, "share_features_extractor":
               bool(policy.share_features_extractor), "scale": bool(scale),
               "views": [[n, s] for n, s in views], "obs_size": obs_size,
-              "actions": int(policy.action_space.n)}
+              "actions": _discrete_size(policy.action_space)}
     if isinstance(policy, HeuristicPriorPolicy):
         config.update(prior=policy.prior, prior_scale=policy.prior_scale)
     return config
@@ -531,7 +563,8 @@ class PolicyAgent(LogitsAgent):
             extractor = getattr(policy, "features_extractor", None)
             self.columns = view_index(getattr(extractor, "views", CURRENT_VIEWS))
             width = OBS_SIZE if self.columns is None else self.columns.size
-            inputs = int(np.prod(policy.observation_space.shape))
+            sb3: Any = policy   # an SB3 actor-critic policy, by its attributes
+            inputs = flat_size(sb3.observation_space)
             if inputs != width:
                 raise ValueError(f"the policy reads {inputs} observation columns, but its "
                                  f"views give {width}; no version of the observation fits it")

@@ -93,8 +93,8 @@ def _print_result(res: SimulationResult, title: str) -> None:
     table = Table(title=title)
     table.add_column("metric")
     table.add_column("value", justify="right")
-    for row in summary_rows(res):
-        table.add_row(*row)
+    for metric in summary_rows(res):
+        table.add_row(*metric)
     console.print(table)
     seats = Table(title="per seat (over games with a winner)")
     for i, name in enumerate(seat_header):
@@ -142,7 +142,7 @@ def user_errors(prefix: str = "uno-env") -> Iterator[None]:
         raise SystemExit(f"{prefix}: {one_line(err)}") from None
 
 
-def run_command(main: Callable[[], object], name: str) -> int:
+def run_command(main: Callable[[], int | None], name: str) -> int:
     """Run a command's ``main``; Ctrl-C ends it with a one-line message on stderr and exit
     status 130 (no traceback). Returns the exit status (``main``'s result, 0 for None)."""
     try:

@@ -375,9 +375,10 @@ def settings_from(tiny: bool, deals_2p: int | None, deals_4p: int | None,
                   rating_rounds: int | None) -> Settings:
     """The published settings (or the tiny smoke run's), with any count overridden."""
     base = TINY if tiny else Settings()
-    changes = {k: v for k, v in (("deals_2p", deals_2p), ("deals_4p", deals_4p),
-                                 ("rating_rounds", rating_rounds)) if v is not None}
-    return replace(base, **changes)
+    return replace(base, deals_2p=base.deals_2p if deals_2p is None else deals_2p,
+                   deals_4p=base.deals_4p if deals_4p is None else deals_4p,
+                   rating_rounds=base.rating_rounds if rating_rounds is None
+                   else rating_rounds)
 
 
 __all__ = ["AGENTS", "REFERENCE", "SEED", "Settings", "TINY", "TournamentError", "markdown",
