@@ -6,6 +6,7 @@ import copy
 import importlib.util
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +37,12 @@ from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
 from .worlds import concat_states, sample_worlds
 
+if TYPE_CHECKING:   # numba is an optional extra: imported only when the backend is chosen
+    from .compiled import NumbaBackend
+
+#: A seed of :class:`Engine`: one int for all the games, or one per game.
+Seed = int | Sequence[int] | np.ndarray
+
 
 class IllegalActionError(ValueError):
     """An action that is not legal in its game; the state is left untouched."""
@@ -65,7 +72,7 @@ def default_backend() -> str:
     return "numba" if importlib.util.find_spec("numba") is not None else "numpy"
 
 
-def _kernels(rules: Rules, backend: str | None) -> object | None:
+def _kernels(rules: Rules, backend: str | None) -> NumbaBackend | None:
     """The compiled kernels for ``backend`` (None for the numpy engine)."""
     name = default_backend() if backend is None else backend
     if name not in BACKENDS:
@@ -91,7 +98,7 @@ class Engine:
     """
 
     def __init__(self, rules: Rules | None = None, num_games: int = 1,
-                 seed: int | Sequence[int] | None = None, backend: str | None = None) -> None:
+                 seed: Seed | None = None, backend: str | None = None) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -134,7 +141,7 @@ class Engine:
 
     # --- episodes ---------------------------------------------------------------------------
 
-    def reset(self, seed: int | Sequence[int] | None = None,
+    def reset(self, seed: Seed | None = None,
               games: Sequence[int] | np.ndarray | None = None) -> None:
         """Start new episodes in all games, or only in ``games``.
 
@@ -172,11 +179,11 @@ class Engine:
         self._auto_forced(np.zeros((self.num_games, self.num_players), np.float32))
 
     @staticmethod
-    def _seeds(seed: int | Sequence[int], n: int) -> np.ndarray:
+    def _seeds(seed: Seed, n: int) -> np.ndarray:
         """The seeds of ``n`` games: integers ``0 <= seed < 2**63`` (see :mod:`uno_env.checks`)."""
         if isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim):
             return checks.seed_list(seed, n)
-        return checks.seed(seed, count=n) + np.arange(n, dtype=np.int64)
+        return checks.integer(seed, "seed", 0, checks.SEED_LIMIT - n) + np.arange(n, dtype=np.int64)
 
     def _game_indices(self, games: Sequence[int] | np.ndarray | None, unique: bool = True
                       ) -> np.ndarray:
