@@ -8,7 +8,7 @@ environments, the self-play pool, the training loop with its callbacks, and the
 evaluation that closes every run. A run writes to ``--out``:
 
 * ``policy.safetensors``: the final policy as plain tensors with its config
-  (``agents.make_agent("ppo:<out>/policy.safetensors")``; loading it runs no code);
+  (``uno_agents.make_agent("ppo:<out>/policy.safetensors")``; loading it runs no code);
   with ``--init-net``, ``model.safetensors`` instead (``net:<out>/model.safetensors``);
 * ``model.zip``: the final SB3 model (``ppo:`` reads its policy as data, never
   unpickling it);
@@ -21,7 +21,7 @@ evaluation that closes every run. A run writes to ``--out``:
 
 **Opponents.** ``--opponents greedy`` (any agent name, or names separated by
 commas, one per seat after the learner) fixes them. ``--opponents self-play``
-plays against a pool (:class:`agents.AgentPool`) of the learner's own earlier
+plays against a pool (:class:`uno_agents.AgentPool`) of the learner's own earlier
 snapshots mixed with the heuristics of ``--heuristics``. Every game draws one
 pool member when an episode starts, which then plays all the opponent seats of
 that game until the episode ends. The pool starts with the heuristics and the
@@ -43,7 +43,7 @@ see ``docs/observation.md``): the learner's observations are cut down by a
 from today's whole observation like any other.
 
 **Learning from a heuristic.** ``--prior tuned`` trains a residual policy
-(:class:`agents.policy.HeuristicPriorPolicy`): its logits are the heuristic's action
+(:class:`uno_agents.policy.HeuristicPriorPolicy`): its logits are the heuristic's action
 scores, weighted by a learned scale that starts at ``--prior-scale``, plus the
 network's output, which starts near zero. The untrained policy therefore plays the
 heuristic's choice when deterministic and a softened version of it when sampling,
@@ -53,7 +53,7 @@ the policy is a plain network that starts from nothing.
 **CPU settings.** Torch runs one thread per process (``--torch-threads``; one
 thread trained several times faster than torch's default on two busy cores). The
 policy scales its observations with ``sign(x) * log1p(|x|)``
-(:class:`agents.policy.UnoFeatures`; ``--no-obs-scaling`` feeds them raw): hand
+(:class:`uno_agents.policy.UnoFeatures`; ``--no-obs-scaling`` feeds them raw): hand
 sizes and the draw pile reach the hundreds as raw counts. A ``VecNormalize``
 wrapper would do the same job, but its running statistics would then have to
 travel with every saved model; the fixed scaling needs nothing.
@@ -74,8 +74,10 @@ import gymnasium as gym
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs
 
 from uno_env import PRESETS, Rules
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
@@ -85,7 +87,7 @@ from uno_env.vector import UnoVecEnv
 
 from . import AgentPool, make_agent
 from .files import BUILTIN_HEURISTICS, is_builtin
-from .net import save_net
+from .net import PolicyNet, save_net
 from .policy import (
     CURRENT_VIEWS,
     NO_MEMORY_VIEWS,
@@ -118,6 +120,7 @@ class Config:
     #                                --init-net: of the network, when it starts new)
     obs_scaling: bool = True       # sign(x) * log1p(|x|) on the observation
     memory: bool = True            # public-memory views in the observation (--no-memory: none)
+    rule_vector: bool = True       # the rules view in the observation (--no-rule-vector: none)
     prior: str = ""                # a heuristic whose scores the policy corrects ("" for none)
     prior_scale: float = 0.25      # its scores' weight in the logits at the start
     init_net: str = ""             # a saved network (.safetensors, e.g. from distill.py) to
@@ -154,7 +157,7 @@ class Config:
         if self.anchor and not self.init_net:
             raise SystemExit("--anchor needs --init-net (the network to stay near)")
         if self.anchor and not self.ent_coef > 0:
-            raise SystemExit("--anchor needs --ent-coef > 0 (see agents.net_ppo)")
+            raise SystemExit("--anchor needs --ent-coef > 0 (see uno_agents.net_ppo)")
         if self.init_net and self.prior:
             raise SystemExit("--init-net and --prior are two different policies; give one")
         if self.prior and not is_builtin(self.prior):   # what a saved policy may name
@@ -212,7 +215,10 @@ class MixedVecEnv(VecEnv):
         self._actions = np.asarray(actions)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        parts = [e.step(self._actions[lo:hi])
+        actions = self._actions
+        if actions is None:
+            raise RuntimeError("step_wait without step_async")
+        parts = [e.step(actions[lo:hi])
                  for e, lo, hi in zip(self.envs, self.bounds, self.bounds[1:], strict=False)]
         obs, rewards, dones, infos = zip(*parts, strict=True)
         return (np.concatenate(obs), np.concatenate(rewards), np.concatenate(dones),
@@ -245,20 +251,29 @@ class ViewSubset(VecEnvWrapper):
     memory); the opponents inside the env still see theirs whole."""
 
     def __init__(self, venv: VecEnv, views: tuple[tuple[str, int], ...]) -> None:
-        self.columns = view_index(views)
-        low = venv.observation_space.low[self.columns]
-        high = venv.observation_space.high[self.columns]
+        columns, space = view_index(views), venv.observation_space
+        if columns is None or not isinstance(space, gym.spaces.Box):
+            raise ValueError("ViewSubset keeps some views of a Box observation, not all")
+        self.columns = columns
+        low, high = space.low[columns], space.high[columns]
         super().__init__(venv, observation_space=gym.spaces.Box(low, high, dtype=np.float32))
 
     def reset(self) -> np.ndarray:
-        return self.venv.reset()[:, self.columns]
+        return _array(self.venv.reset())[:, self.columns]
 
     def step_wait(self) -> Any:
         obs, rewards, dones, infos = self.venv.step_wait()
         for info in infos:   # SB3 bootstraps from the final observation of an episode
             if "terminal_observation" in info:
                 info["terminal_observation"] = info["terminal_observation"][self.columns]
-        return obs[:, self.columns], rewards, dones, infos
+        return _array(obs)[:, self.columns], rewards, dones, infos
+
+
+def _array(obs: VecEnvObs) -> np.ndarray:
+    """A batch of flat observations (SB3 also types dicts and tuples of arrays)."""
+    if not isinstance(obs, np.ndarray):
+        raise TypeError(f"expected an array of observations, got {type(obs).__name__}")
+    return obs
 
 
 class TimedVecEnv(VecEnvWrapper):
@@ -268,7 +283,7 @@ class TimedVecEnv(VecEnvWrapper):
         super().__init__(venv)
         self.seconds = 0.0
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> VecEnvObs:
         start = time.perf_counter()
         obs = self.venv.reset()
         self.seconds += time.perf_counter() - start
@@ -308,7 +323,15 @@ def make_env(cfg: Config, pools: list[AgentPool]) -> TimedVecEnv:
         envs.append(UnoVecEnv(int(n), rules=r, opponents=opponents, learner_seat="rotate",
                               seed=cfg.seed + 1000 * k))
     env: VecEnv = envs[0] if len(envs) == 1 else MixedVecEnv(envs)
-    return TimedVecEnv(env if cfg.memory else ViewSubset(env, NO_MEMORY_VIEWS))
+    views = learner_views(cfg)
+    return TimedVecEnv(env if views == CURRENT_VIEWS else ViewSubset(env, views))
+
+
+def learner_views(cfg: Config) -> tuple[tuple[str, int], ...]:
+    """The observation views the learner reads: all of them, less the public memory with
+    ``--no-memory`` and the ``rules`` view with ``--no-rule-vector``."""
+    views = CURRENT_VIEWS if cfg.memory else NO_MEMORY_VIEWS
+    return views if cfg.rule_vector else tuple(v for v in views if v[0] != "rules")
 
 
 # --- self-play --------------------------------------------------------------------------------
@@ -345,7 +368,7 @@ class SelfPlayCallback(BaseCallback):
         self.snapshots = self.snapshots[-self.cfg.pool_size:]
         weights = pool_weights(len(self.heuristics), len(self.snapshots), self.cfg)
         for pool in self.pools:
-            pool.set_members(self.heuristics + self.snapshots, weights)
+            pool.set_members([*self.heuristics, *self.snapshots], weights)
         self.logger.record("self_play/pool_snapshots", len(self.snapshots))
 
     def _on_step(self) -> bool:
@@ -413,9 +436,9 @@ class EvalCurveCallback(BaseCallback):
 def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
     """A new MaskablePPO over ``env`` with the policy the settings ask for: SB3's MLP, the
     residual policy over a heuristic (``--prior``) or a network to fine-tune
-    (``--init-net``, :class:`agents.net_ppo.NetActorCriticPolicy`)."""
+    (``--init-net``, :class:`uno_agents.net_ppo.NetActorCriticPolicy`)."""
     policy: Any = "MlpPolicy"
-    views = CURRENT_VIEWS if cfg.memory else NO_MEMORY_VIEWS
+    views = learner_views(cfg)
     layers = list(widths(cfg.net, "net"))
     kwargs: dict[str, Any] = {"net_arch": layers, "features_extractor_class": UnoFeatures,
                               "features_extractor_kwargs": {"scale": cfg.obs_scaling,
@@ -424,7 +447,7 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
         policy = HeuristicPriorPolicy
         kwargs.update(prior=cfg.prior, prior_scale=cfg.prior_scale)
     if cfg.init_net:
-        from agents.net_ppo import NetActorCriticPolicy
+        from .net_ppo import NetActorCriticPolicy
 
         policy = NetActorCriticPolicy
         kwargs = {"hidden": layers, "init": cfg.init_net, "anchor": cfg.anchor,
@@ -436,7 +459,7 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
         tensorboard_log=str(out / "tb"), verbose=0, policy_kwargs=kwargs)
 
 
-def save_checkpoint(model: MaskablePPO, folder: Path) -> Path:
+def save_checkpoint(model: BaseAlgorithm, folder: Path) -> Path:
     """The policy's and the optimizer's tensors and the decisions so far, as
     ``folder/step_<decisions>.pt`` (plain tensors and numbers: reading it back with
     ``weights_only=True`` runs no code, unlike an SB3 zip)."""
@@ -488,6 +511,9 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     cfg.check()
     if cfg.prior and not cfg.memory:
         raise SystemExit("--prior reads the whole observation: it cannot train with --no-memory")
+    if (cfg.prior or cfg.init_net) and not cfg.rule_vector:
+        raise SystemExit("--prior and --init-net read the whole observation: they cannot train "
+                         "with --no-rule-vector")
     torch.set_num_threads(cfg.torch_threads)
     out = Path(cfg.out)
     resume_from = last_checkpoint(out) if cfg.resume else None
@@ -520,7 +546,10 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     model.save(out / "model.zip")
     if cfg.init_net:
-        save_net(out / "model.safetensors", model.policy.net,
+        net = model.policy.net
+        if not isinstance(net, PolicyNet):
+            raise TypeError(f"--init-net trains a PolicyNet, got {type(net).__name__}")
+        save_net(out / "model.safetensors", net,
                  {"recipe": "PPO fine-tuning of a network (experiments/train_ppo.py "
                             "--init-net)", "command": command or "",
                   "config": dataclasses.asdict(cfg)})

@@ -46,57 +46,127 @@ def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     assert list((out / "checkpoints").glob("step_*.pt"))
     assert list((out / "tb").rglob("events.out.tfevents.*"))
     assert "steps/s" in stdout
-    from agents import make_agent
+    from uno_agents import make_agent
 
     policy = out / "policy.safetensors"   # the policy as tensors and JSON, no pickle
     assert make_agent(f"ppo:{policy}").name == f"ppo:{policy}"
 
 
-def test_cross_preset_writes_the_matrix(tmp_path: Path) -> None:
+CROSS = ("--presets", "official,last_standing", "--num-envs", "16", "--n-steps", "8",
+         "--batch-size", "64", "--net", "16", "--no-progress")
+
+
+def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Path) -> None:
     out = tmp_path / "cross"
-    flags = ("--presets", "official,no_mercy", "--budget", "128", "--num-envs", "16",
-             "--n-steps", "8", "--batch-size", "64", "--net", "16", "--deals", "2",
-             "--no-progress", "--out", str(out))
+    flags = (*CROSS, "--budget", "128", "--seeds", "2", "--deals", "4", "--out", str(out))
     stdout = run_script("cross_preset.py", *flags, "--jobs", "2")
     record = json.loads((out / "matrix.json").read_text())
-    matrix = record["matrix"]
-    assert set(matrix) == {"tuned", "random_play"}
-    for rows in matrix.values():
-        assert set(rows) == {"official", "no_mercy", "mixture"}
-        for row in rows.values():
-            assert set(row) == {"official", "no_mercy"}
-            assert all(0 <= cell["win_rate"] <= 1 and cell["deals"] == 2 for cell in row.values())
+    rows = {"official", "last_standing", "mixture", "mixture-2x", "mixture-no-rules", "tuned"}
+    assert set(record["matrix"]) == {"tuned"} and set(record["matrix"]["tuned"]) == rows
+    assert record["budgets"] == {"official": 128, "last_standing": 128, "mixture": 128,
+                                 "mixture-2x": 256, "mixture-no-rules": 256, "tuned": 0}
+    assert record["cells_played_this_run"] == 5 * 2 * 2 + 2
+    assert len(record["trained_this_run"]) == 10
+    for name, row in record["matrix"]["tuned"].items():
+        assert set(row) == {"official", "last_standing"}
+        for cell in row.values():
+            assert len(cell["by_seed"]) == (1 if name == "tuned" else 2) and cell["deals"] == 4
+            assert cell["seed_min"] <= cell["win_rate"] <= cell["seed_max"]
+    assert record["matrix"]["tuned"]["tuned"]["official"]["win_rate"] == 0.5
+    diffs = record["differences"]["tuned"]
+    assert {(d["a"], d["b"]) for d in diffs["specialist_minus_mixture"]} == {
+        (p, m) for p in ("official", "last_standing") for m in ("mixture", "mixture-2x")}
+    assert {d["b"] for d in diffs["rules_minus_no_rules"]} == {"mixture-no-rules"}
+    assert len(diffs["minus_reference"]) == 5 * 2
+    for d in (d for part in diffs.values() for d in part):
+        assert d["low"] <= d["mean"] <= d["high"]
+    text = (out / "matrix.md").read_text()
+    assert "| mixture-no-rules |" in text and "### Verdicts" in text and "| tuned |" in stdout
     assert (out / "heatmap.png").stat().st_size > 1000
-    assert "| mixture |" in (out / "matrix.md").read_text() and "| mixture |" in stdout
-    # the same models replayed in one process give the same matrix
-    run_script("cross_preset.py", *flags, "--jobs", "1")
-    assert json.loads((out / "matrix.json").read_text())["matrix"] == matrix
+    from uno_agents import make_agent
+
+    mixed = make_agent(f"ppo:{out / 'mixture-no-rules' / 'seed-1' / 'policy.safetensors'}")
+    assert "rules" not in dict(mixed.module.policy.features_extractor.views)
+    # a rerun with --resume trains nothing and plays nothing, and gives the same matrix
+    models = {p: p.stat().st_mtime_ns for p in out.rglob("policy.safetensors")}
+    assert len(models) == 10
+    run_script("cross_preset.py", *flags, "--jobs", "1", "--resume")
+    again = json.loads((out / "matrix.json").read_text())
+    assert again["cells_played_this_run"] == 0 and again["trained_this_run"] == []
+    assert again["matrix"] == record["matrix"] and again["differences"] == record["differences"]
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("policy.safetensors")} == models
+    # a cell lost (a kill while it played) is the only one played again
+    cells = json.loads((out / "cells.json").read_text())
+    del cells["tuned|mixture|1|official"]
+    (out / "cells.json").write_text(json.dumps(cells))
+    run_script("cross_preset.py", *flags, "--resume")
+    assert json.loads((out / "matrix.json").read_text())["cells_played_this_run"] == 1
 
 
 def test_cross_preset_reuses_a_model_only_for_the_same_settings(tmp_path: Path) -> None:
     out = tmp_path / "cross"
-    flags = ("--presets", "official", "--budget", "64", "--num-envs", "8", "--n-steps", "8",
-             "--batch-size", "64", "--deals", "1", "--no-progress", "--out", str(out))
+    flags = (*CROSS[:-3], "--budget", "64", "--seeds", "1", "--deals", "1", "--no-progress",
+             "--out", str(out))
 
     def recorded(row: str) -> dict:
-        return json.loads((out / row / "config.json").read_text())["config"]
+        return json.loads((out / row / "seed-0" / "config.json").read_text())["config"]
     first = run_script("cross_preset.py", *flags, "--net", "16")
     assert "reusing" not in first and recorded("official")["net"] == "16"
     again = run_script("cross_preset.py", *flags, "--net", "16")
-    assert again.count("reusing the model") == 2
+    assert again.count("reusing the model") == 5
     other = run_script("cross_preset.py", *flags, "--net", "8", "--players", "3")
-    assert "reusing" not in other and other.count("replacing the run") == 2
-    for row in ("official", "mixture"):
+    assert "reusing" not in other and other.count("replacing the run") == 5
+    for row in ("official", "mixture", "mixture-no-rules"):
         assert (recorded(row)["net"], recorded(row)["players"]) == ("8", 3)
 
 
 def test_cross_preset_checks_its_settings_before_writing_anything(tmp_path: Path) -> None:
     out = tmp_path / "cross"
-    done = run_failing("cross_preset.py", "--presets", "official", "--budget", "-5", "--out",
-                       str(out))
-    assert "--budget: '-5' is not an integer at least 1" in done.stderr and not out.exists()
-    done = run_failing("cross_preset.py", "--presets", "official,nowhere", "--out", str(out))
-    assert "nowhere" in done.stderr and not out.exists()
+    for flags, why in ((["--budget", "-5"], "--budget: '-5' is not an integer at least 1"),
+                       (["--presets", "official,nowhere"], "nowhere"),
+                       (["--presets", "official"], "at least two presets"),
+                       (["--heuristic", "nobody"], "nobody"),
+                       (["--train-opponent", "nobody"], "nobody")):
+        done = run_failing("cross_preset.py", "--presets", "official,teams", *flags,
+                           "--out", str(out))
+        assert why in done.stderr and not out.exists()
+    out.write_text("")
+    done = run_failing("cross_preset.py", "--presets", "official,teams", "--out", str(out))
+    assert "is a file" in done.stderr
+
+
+def test_no_rule_vector_drops_exactly_the_rules_view_from_the_policy_input(
+        tmp_path: Path) -> None:
+    import numpy as np
+
+    from uno_agents.policy import CURRENT_VIEWS, PolicyAgent, export_policy
+    from uno_agents.ppo_training import Config, build_model, make_env
+    from uno_env import Engine, Rules
+    from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES
+
+    cfg = Config(preset="official,last_standing", rule_vector=False, num_envs=4, n_steps=8,
+                 batch_size=32, net="16", opponents="tuned")
+    env = make_env(cfg, [])
+    model = build_model(cfg, env, tmp_path)
+    rules = VIEW_SLICES["rules"]
+    assert model.policy.features_extractor.views == tuple(
+        v for v in CURRENT_VIEWS if v[0] != "rules")
+    assert env.reset().shape == (4, OBS_SIZE - (rules.stop - rules.start))
+    agent = PolicyAgent(export_policy(model.policy, tmp_path / "p.safetensors"))
+    kept = np.ones(OBS_SIZE, bool)
+    kept[rules] = False
+    np.testing.assert_array_equal(agent.columns, np.flatnonzero(kept))
+    obs = Engine(Rules.preset("official", num_players=2), 8, 3).observe()
+    other = Engine(Rules.preset("last_standing", num_players=2), 8, 3).observe()
+    assert (obs[:, rules] != other[:, rules]).any()
+    swapped = obs.copy()
+    swapped[:, rules] = other[:, rules]
+    np.testing.assert_array_equal(agent.logits(obs), agent.logits(swapped))
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_ppo.py"),
+                           "--no-rule-vector", "--prior", "tuned", "--out", str(tmp_path / "x")],
+                          capture_output=True, text=True, env={**os.environ,
+                                                               "PYTHONPATH": str(REPO)})
+    assert done.returncode != 0 and "--no-rule-vector" in done.stderr
 
 
 def test_evaluate_writes_head_to_head_results(tmp_path: Path) -> None:
@@ -206,8 +276,8 @@ def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
 def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) -> None:
     import numpy as np
 
-    from agents import make_agent
-    from agents.policy import NO_MEMORY_VIEWS
+    from uno_agents import make_agent
+    from uno_agents.policy import NO_MEMORY_VIEWS
     from uno_env import Engine, Rules
     from uno_env.engine.observe import SEAT_VIEWS, VIEW_SLICES
 
