@@ -35,12 +35,12 @@ class AgentPool:
     name = "pool"
 
     def __init__(self, members: Sequence[BatchAgent],
-                 weights: Sequence[float] | None = None) -> None:
+                 weights: Sequence[float] | np.ndarray | None = None) -> None:
         self.assignment = np.zeros(0, np.int64)
         self.set_members(members, weights)
 
     def set_members(self, members: Sequence[BatchAgent],
-                    weights: Sequence[float] | None = None) -> None:
+                    weights: Sequence[float] | np.ndarray | None = None) -> None:
         """Replace the members and their sampling weights (uniform when omitted)."""
         if not members:
             raise ValueError("an AgentPool needs at least one member")
