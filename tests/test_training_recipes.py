@@ -32,7 +32,7 @@ def run_script(script: str, *args: str, ok: bool = True) -> subprocess.Completed
 
 def legal_play(spec: str, players: int = 2) -> None:
     """The agent of ``spec`` plays every seat of a few games with only legal actions."""
-    from agents import make_agent
+    from uno_agents import make_agent
     from uno_env import Rules
 
     play_all_seats(Rules.preset("official", num_players=players), make_agent(spec), 8, 4)
