@@ -5,11 +5,12 @@ Prints, as tables:
 * the machine (CPU model, cores, Python and numpy versions);
 * decisions/s of the engine for 1, 64, 1024 and 4096 games (4 players, official
   rules): every step computes the legal mask, observes every acting player,
-  picks a random legal action, steps, and resets the games that ended;
+  picks a random legal action, steps, and resets the games that ended; and for
+  1, 1024 and 4096 games the same without the observation;
 * when ``rlcard`` is installed (the ``bench`` extra), decisions/s of RLCard's UNO
   with random agents through ``env.run``, and the engine's ratios to it (at
-  4096 games and for one game): the ratios hold on a loaded machine, where
-  every absolute figure drops;
+  4096 and 1024 games with observations, 4096 without, and for one game): the
+  ratios hold on a loaded machine, where every absolute figure drops;
 * decisions/s at 4096 games for every preset;
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
@@ -20,9 +21,12 @@ Prints, as tables:
   :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed);
 * decisions/s of the search agent at the budgets in use (:data:`SEARCHES`),
   heads-up, one game at a time, with its playouts compiled and, beside it,
-  stepped in Python as before (:func:`bench_search`).
+  stepped in Python as before (:func:`bench_search`);
+* decisions/s of a whole tournament of four ``greedy`` agents at 4 players
+  (:func:`bench_tournament`, as ``experiments/bench_tournament.py`` times them).
 
-Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]``
+Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]
+[--tournament-games N]``
 (``make bench``).
 """
 
@@ -50,6 +54,9 @@ from uno_env.simulate import play_random_step
 from uno_env.tournament_report import print_table
 
 BATCHES = (1, 64, 1024, 4096)
+#: Batch sizes also measured without the observation (mask + step + autoreset).
+BLIND_BATCHES = (1, 1024, 4096)
+OBSERVE_NAMES = {True: "yes", False: "no"}
 PLAYERS = 4
 #: Batch sizes of the learner (VecEnv) benchmark.
 VEC_ENVS = (1024, 4096)
@@ -324,10 +331,11 @@ def bench_vec(seconds: float, warmup: float) -> None:
                 ("envs", "bench_vec_env", "UnoVecEnv.step"), rows)
 
 
-#: The searches in use: the default budget, the budget that beats ``tuned`` heads-up and
-#: the labelling search of the distilled agents (playouts to the end of the game against
-#: ``random_play``).
-SEARCHES = ("ismcts", "ismcts:budget=384", "ismcts:budget=256,horizon=0,opponent=random_play")
+#: The searches in use: the default budget, the budget that beats ``tuned`` heads-up,
+#: playouts to the end of the game at budget 256, and the labelling search of the
+#: distilled agents (playouts to the end of the game against ``random_play``).
+SEARCHES = ("ismcts", "ismcts:budget=384", "ismcts:budget=256,horizon=0",
+            "ismcts:budget=256,horizon=0,opponent=random_play")
 
 
 def bench_search(calls: int) -> None:
@@ -353,12 +361,31 @@ def bench_search(calls: int) -> None:
                 ("agent", "compiled playouts", "Python playouts", "ratio"), rows)
 
 
+def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
+    """Decisions/s of whole tournaments of four ``greedy`` agents, official rules at 4
+    players (``uno_env.tournament``: engine creation, agent calls, legality checks and the
+    tail of the last games included), best and worst of ``repeat`` runs."""
+    from uno_env.tournament import tournament
+
+    rules = Rules.preset("official", num_players=PLAYERS)
+    tournament(["greedy"] * PLAYERS, rules, min(256, games))   # warm-up
+    runs = [tournament(["greedy"] * PLAYERS, rules, games, batch=batch) for _ in range(repeat)]
+    rates = sorted(r.decisions / r.seconds for r in runs)
+    print_table(f"Tournament, greedy x4, official rules, {PLAYERS} players, batch {batch:,} "
+                "(whole runs)", ("games", "decisions", "decisions/s (best)",
+                                 "decisions/s (worst)"),
+                [(f"{runs[0].games:,}", f"{runs[0].decisions:,}", f"{rates[-1]:,.0f}",
+                  f"{rates[0]:,.0f}")])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="timed run per line")
     parser.add_argument("--warmup", type=float, default=1.0, help="untimed run before each")
     parser.add_argument("--search-calls", type=int, default=100,
                         help="timed search calls per agent and playout mode (0: no search table)")
+    parser.add_argument("--tournament-games", type=int, default=16384,
+                        help="games of the greedy x4 tournament, batch 4096 (0: none)")
     args = parser.parse_args()
 
     print_table("Machine", ("item", "value"), [
@@ -374,20 +401,22 @@ def main() -> None:
     rules = Rules.preset("official", num_players=PLAYERS)
     default = default_backend()
     # the default backend at every size; the numpy reference too when it is not the default
-    runs = [(g, default) for g in BATCHES]
+    runs = [(g, default, True) for g in BATCHES]
+    runs += [(g, default, False) for g in BLIND_BATCHES]
     if default != "numpy":
-        runs += [(BATCHES[0], "numpy"), (BATCHES[-1], "numpy")]
+        runs += [(BATCHES[0], "numpy", True), (BATCHES[-1], "numpy", True)]
     engine_rows, rate = [], {}
-    for g, backend in runs:
+    for g, backend, observe in runs:
         t = measure_throughput(rules, g, seconds=args.seconds, warmup=args.warmup,
-                               backend=backend)
-        rate[g, backend] = t.decisions_per_second
-        engine_rows.append((str(g), backend, f"{t.decisions_per_second:,.0f}",
-                            f"{t.games_per_second:,.1f}",
+                               backend=backend, observe=observe)
+        rate[g, backend, observe] = t.decisions_per_second
+        engine_rows.append((str(g), backend, OBSERVE_NAMES[observe],
+                            f"{t.decisions_per_second:,.0f}", f"{t.games_per_second:,.1f}",
                             f"{1e6 / t.decisions_per_second * g:,.0f}"))
     print_table(f"Engine, official rules, {PLAYERS} players, random legal play "
                 "(mask + observe + step + autoreset)",
-                ("games", "backend", "decisions/s", "games/s", "us per step"), engine_rows)
+                ("games", "backend", "observe", "decisions/s", "games/s", "us per step"),
+                engine_rows)
 
     try:
         import rlcard  # noqa: F401
@@ -397,14 +426,17 @@ def main() -> None:
         rows = []
         for players in (None, PLAYERS):
             r = bench_rlcard(players, args.seconds, args.warmup)
+            ratio = {key: f"{value / r.decisions_per_second:,.1f}x"
+                     for key, value in rate.items()}
             rows.append((r.note, str(r.players), f"{r.decisions_per_second:,.0f}",
-                         f"{r.decisions / r.games:.1f}",
-                         f"{rate[BATCHES[-1], default] / r.decisions_per_second:,.1f}x",
-                         f"{rate[BATCHES[0], default] / r.decisions_per_second:,.1f}x"))
+                         f"{r.decisions / r.games:.1f}", ratio[BATCHES[-1], default, True],
+                         ratio[BATCHES[-1], default, False], ratio[BATCHES[-2], default, True],
+                         ratio[BATCHES[0], default, True]))
         print_table("RLCard UNO, random agents, env.run (ratios: the engine's decisions/s "
                     "in this run / RLCard's)",
                     ("setup", "players", "decisions/s", "decisions/game",
-                     f"{BATCHES[-1]} games", f"{BATCHES[0]} game"), rows)
+                     f"{BATCHES[-1]} games", f"{BATCHES[-1]}, no obs",
+                     f"{BATCHES[-2]} games", f"{BATCHES[0]} game"), rows)
 
     preset_rows = []
     for name in PRESETS:
@@ -418,6 +450,8 @@ def main() -> None:
     bench_vec(args.seconds, args.warmup)
     if args.search_calls:
         bench_search(args.search_calls)
+    if args.tournament_games:
+        bench_tournament(args.tournament_games)
 
 
 if __name__ == "__main__":

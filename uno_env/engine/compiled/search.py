@@ -194,7 +194,7 @@ def deal_worlds(rules, s, games, seats, repeats, worlds, keys, weight, out):
 
 @njit(cache=True)
 def _lead(s, r, seat):
-    """How far ``seat`` leads in running game ``r`` (``agents.ismcts.lead``, the same
+    """How far ``seat`` leads in running game ``r`` (``uno_agents.ismcts.lead``, the same
     float64 operations)."""
     best = np.inf
     for q in range(s.hand_size.shape[1]):
@@ -212,7 +212,7 @@ def play_values(rules, s, num_rows, first, seats, horizon, kinds, static, weight
     then the policies (row 0 of the tables for seat ``seats[r]``, row 1 for the others)
     for ``horizon`` decisions or to the end (0). ``values[r]``: the rewards of seat
     ``seats[r]`` (the first decision's, then the playout's, each summed in float32), plus
-    its lead in a game still running, as ``agents.ismcts`` sums them. ``streams[r]``:
+    its lead in a game still running, as ``uno_agents.ismcts`` sums them. ``streams[r]``:
     the row's stream for a random policy (no rows when none is)."""
     p = rules.num_players
     first_rewards = np.zeros(p, np.float32)
