@@ -369,11 +369,14 @@ def build_parser() -> argparse.ArgumentParser:
     led.add_argument("--resume", action="store_true",
                      help="continue a stopped run of the same settings where it stopped")
     led.add_argument("--jobs", type=integer_from(1), default=1,
-                     help="processes to play in (the results do not depend on it)")
-    led.add_argument("--deals-2p", type=integer_from(1), help="deals of the heads-up table")
-    led.add_argument("--deals-4p", type=integer_from(1), help="deals of the 4-player table")
+                     help="processes to play in (the results do not depend on it; "
+                          "default 1)")
+    led.add_argument("--deals-2p", type=integer_from(1),
+                     help="deals of the heads-up table (default 240; --tiny: 2)")
+    led.add_argument("--deals-4p", type=integer_from(1),
+                     help="deals of the 4-player table (default 32; --tiny: 1)")
     led.add_argument("--rating-rounds", type=integer_from(0),
-                     help="bootstrap resamples of the ratings")
+                     help="bootstrap resamples of the ratings (default 200; --tiny: 20)")
     led.add_argument("--out", help="the page (default docs/leaderboard.md)")
     led.add_argument("--json", help="the record (default docs/results/leaderboard.json)")
     led.add_argument("--exploit", default="docs/results/exploit.json",

@@ -59,7 +59,7 @@ AGENTS = {2: [*HEURISTICS, "net:official-2p", "improved:official-2p-exit",
 REFERENCE = "tuned"
 #: The published deal set: tournament seed and deals per seating of each table.
 SEED = 2026
-DEALS = {2: 60, 4: 8}
+DEALS = {2: 240, 4: 32}
 TINY_DEALS = {2: 2, 4: 1}
 TINY_AGENTS = {2: ["random", "greedy", "tuned", "ismcts:budget=2"],
                4: ["random", "greedy", "tuned", "random_play", "ismcts:budget=2"]}
