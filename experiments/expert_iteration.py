@@ -107,6 +107,8 @@ def distil(cfg: Config, i: int, previous: Path) -> Path:
                "--out", str(out)]
     if not cfg.progress:
         command.append("--no-progress")
+    if record.exists():            # a distillation stopped before its round ended
+        command.append("--resume")
     subprocess.run(command, check=True)
     return out / "model.safetensors"
 
