@@ -346,12 +346,12 @@ def test_ismcts_memory_is_bounded_by_its_playout_cap(monkeypatch) -> None:
     import uno_agents.ismcts as ismcts
 
     sizes = []
-    played = ismcts.IsmctsAgent._playouts
+    played = ismcts.IsmctsAgent._batch_values
 
-    def recording(self, sims, *args):
-        sizes.append(sims.num_games)
-        return played(self, sims, *args)
-    monkeypatch.setattr(ismcts.IsmctsAgent, "_playouts", recording)
+    def recording(self, engine, pieces, rng):
+        sizes.append(sum(actions.size * worlds for _, actions, worlds in pieces))
+        return played(self, engine, pieces, rng)
+    monkeypatch.setattr(ismcts.IsmctsAgent, "_batch_values", recording)
     eng = random_positions("official", 3, games=24, seed=1)
     live = np.flatnonzero(~eng.state.done)
     obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
