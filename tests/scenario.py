@@ -16,6 +16,8 @@ import numpy as np
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import NUM_PLAY_ACTIONS
+from uno_env.engine.deal import pile_counts
+from uno_env.engine.worlds import known_seats
 
 
 def make(hands: Sequence[Sequence[str]], top: str | None = "R3", color: str | None = None,
@@ -148,3 +150,17 @@ def play_all_seats(rules: Rules, agent, games: int, seed: int) -> Engine:
         assert mask[np.arange(live.size), actions[live]].all()
         eng.step(actions)
     return eng
+
+
+#: Every preset at 2 and 4 players (team play only at 4): the tables of the world tests.
+WORLD_CASES = [(preset, players) for preset in sorted(PRESETS) for players in (2, 4)
+               if not (preset == "teams" and players != 4)]
+
+
+def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
+    """The cards ``seat`` cannot see in ``game``: other hands and the draw pile."""
+    s = eng.state
+    others = np.ones(eng.num_players, bool)
+    others[known_seats(eng.rules, seat)] = False
+    return (s.hands[game, others].sum(axis=0, dtype=np.int64)
+            + pile_counts(s, np.array([game]))[0])

@@ -4,36 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenario import random_positions, redeal_hidden
+from scenario import WORLD_CASES, hidden_cards, random_positions, redeal_hidden
 
-from uno_env import PRESETS, Engine, Rules
+from uno_env import Engine, Rules
 from uno_env.actions import ACTION_ID
 from uno_env.cards import IS_WILD, KIND_COLOR, KIND_ID
-from uno_env.engine.deal import pile_counts
 from uno_env.engine.state import FORCED_PLAY
 from uno_env.engine.worlds import (
     belief_deal,
     drew_on_weights,
-    known_seats,
     public_state,
     unseen_cards,
 )
 
-CASES = [(preset, players) for preset in sorted(PRESETS) for players in (2, 4)
-         if not (preset == "teams" and players != 4)]
-
-
-def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
-    """The cards ``seat`` cannot see in ``game``: other hands and the draw pile."""
-    s = eng.state
-    others = np.ones(eng.num_players, bool)
-    others[known_seats(eng.rules, seat)] = False
-    return (s.hands[game, others].sum(axis=0, dtype=np.int64)
-            + pile_counts(s, np.array([game]))[0])
-
 
 @pytest.mark.parametrize("weight", [1.0, 0.2])    # uniform deal, belief deal
-@pytest.mark.parametrize(("preset", "players"), CASES)
+@pytest.mark.parametrize(("preset", "players"), WORLD_CASES)
 def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
         preset: str, players: int, weight: float) -> None:
     eng = random_positions(preset, players)

@@ -344,6 +344,26 @@ def choose_rows(obs, masks, kinds, static, weights, relief, color_weight, thresh
 
 
 @njit(cache=True)
+def play_on(rules, s, g, seat, limit, kinds, static, weights, relief, color_weight, threshold,
+            streams, rewards, mask, kinds_held, obs, work):
+    """Game ``g`` played on by the policies (row 0 of the tables for ``seat``, row 1 for
+    the others) for at most ``limit`` decisions or to its end, adding its rewards to
+    ``rewards``; ``mask``, ``kinds_held``, ``obs`` and ``work`` are the caller's scratch
+    buffers (``kinds_held`` ends as the last decision's)."""
+    for _ in range(limit):
+        if s.done[g]:
+            break
+        legal_row(rules, s, g, mask, kinds_held)
+        player = s.current[g]
+        k = 0 if player == seat else 1
+        policy_view(rules, s, g, player, obs)
+        a = choose(kinds[k], obs, mask, static[k], weights[k], relief[k], color_weight[k],
+                   threshold[k], streams, g, work)
+        decide(rules, s, g, a, rewards)
+        play_forced(rules, s, g, rewards)
+
+
+@njit(cache=True)
 def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, relief,
                       color_weight, threshold, streams, rewards, new_masks, saved, log):
     """Each listed game played on by the policies (row 0 of the tables for the seat
@@ -359,15 +379,6 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
         g = games[i]
         if not s.done[g]:
             save(s, g, saved, log)
-        for _ in range(limit):
-            if s.done[g]:
-                break
-            legal_row(rules, s, g, mask, kinds_held)
-            player = s.current[g]
-            p = 0 if player == seats[i] else 1
-            policy_view(rules, s, g, player, obs)
-            a = choose(kinds[p], obs, mask, static[p], weights[p], relief[p],
-                       color_weight[p], threshold[p], streams, g, work)
-            decide(rules, s, g, a, rewards[g])
-            play_forced(rules, s, g, rewards[g])
+        play_on(rules, s, g, seats[i], limit, kinds, static, weights, relief, color_weight,
+                threshold, streams, rewards[g], mask, kinds_held, obs, work)
         refresh_mask(rules, s, g, new_masks, kinds_held)

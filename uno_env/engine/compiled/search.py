@@ -27,8 +27,8 @@ from ..rng import GOLDEN
 from ..state import FORCED_PLAY, RESPOND
 from .deal import mix64
 from .kernels import decide, play_forced
-from .legal import legal_row, wd4_permitted
-from .playouts import WORK_SIZE, choose, policy_buffer, policy_view
+from .legal import wd4_permitted
+from .playouts import WORK_SIZE, play_on, policy_buffer
 from .rows import copy_row
 
 #: Salt between a world's game key and the key of the stream its deal is drawn from.
@@ -229,16 +229,7 @@ def play_values(rules, s, num_rows, first, seats, horizon, kinds, static, weight
         if not s.done[r]:
             decide(rules, s, r, first[r], first_rewards)
             play_forced(rules, s, r, first_rewards)
-        for _ in range(limit):
-            if s.done[r]:
-                break
-            legal_row(rules, s, r, mask, kinds_held)
-            player = s.current[r]
-            k = 0 if player == seat else 1
-            policy_view(rules, s, r, player, obs)
-            a = choose(kinds[k], obs, mask, static[k], weights[k], relief[k], color_weight[k],
-                       threshold[k], streams, r, work)
-            decide(rules, s, r, a, rewards)
-            play_forced(rules, s, r, rewards)
+        play_on(rules, s, r, seat, limit, kinds, static, weights, relief, color_weight,
+                threshold, streams, rewards, mask, kinds_held, obs, work)
         tail = 0.0 if s.done[r] else _lead(s, r, seat)
         values[r] = np.float64(first_rewards[seat]) + (np.float64(rewards[seat]) + tail)
