@@ -81,6 +81,12 @@ class Agent(ABC):
     #: mask only (never on ``rng`` nor on the other rows): tournaments may then hand
     #: them the decisions of many random streams in one call.
     uses_rng: bool = True
+    #: True for agents whose ``act`` picks exactly what their ``playout_policy`` table picks
+    #: in the compiled engine (``greedy``, ``tuned``, ``defender``): tournaments may then
+    #: play them inside the engine (:meth:`uno_env.Engine.play_policies`). It holds for the
+    #: class that sets it, not for a subclass that overrides ``act``, ``act_in``, ``scores``
+    #: or ``playout_policy`` (unless that subclass sets it again).
+    acts_by_playout_policy: bool = False
 
     @abstractmethod
     def act(self, observations: np.ndarray, masks: np.ndarray,

@@ -94,6 +94,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     uses_rng = False
+    acts_by_playout_policy = True
 
     def __init__(self, challenge_threshold: int = 3) -> None:
         self.challenge_threshold = checks.integer(challenge_threshold, "challenge_threshold")

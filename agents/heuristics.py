@@ -187,6 +187,7 @@ class LinearAgent(Agent):
 
     name = "linear"
     uses_rng = False
+    acts_by_playout_policy = True
 
     def __init__(self, weights: Weights | Mapping[int, Weights]) -> None:
         self.sizes, self.table = weight_table(weights)

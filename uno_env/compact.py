@@ -28,6 +28,7 @@ def compact(engine: Engine, keep: np.ndarray) -> Engine | None:
     if any(not isinstance(a, np.ndarray) or a.shape[:1] != (engine.num_games,)
            for a in arrays.values()):
         return None
-    small = Engine(engine.rules, int(keep.size), 0, engine.backend)
+    small = Engine(engine.rules, int(keep.size), 0, engine.backend,
+                   getattr(engine, "threads", 1))
     small.state = type(state)(**{name: a[keep].copy() for name, a in arrays.items()})
     return small

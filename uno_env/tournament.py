@@ -205,13 +205,14 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                batch: int = 4096, chunk: int = 1024, preset: str = "custom",
                on_progress: Callable[[int], None] | None = None,
                ray: str | bool | None = None, backend: str | None = None,
-               rating_rounds: int = ROUNDS) -> TournamentResult:
+               rating_rounds: int = ROUNDS, threads: int = 1) -> TournamentResult:
     """Play a tournament of at least ``games`` games between ``agents`` under ``rules``.
 
     ``agents``: specs for :func:`uno_agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
     or agent objects, at least ``rules.num_players`` of them. ``ray``: play the chunks
     as Ray tasks (``True`` for a local Ray, or a cluster address); the results are
-    the same as without. ``rating_rounds``: bootstrap resamples of the ratings. See the
+    the same as without. ``rating_rounds``: bootstrap resamples of the ratings.
+    ``threads``: the engine's (:class:`uno_env.Engine`; the results are the same). See the
     module doc for the schedule.
     """
     if games < 1:
@@ -233,6 +234,6 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                               None if ray is True else str(ray), on_progress, backend, clock=clock)
     else:
         records = play_chunks(rules, built, schedule, ids, batch, on_progress, labels, backend,
-                              clock)
+                              clock, threads=threads)
     return TournamentResult(rules, preset, labels, schedule, records,
                             time.perf_counter() - start, clock, rating_rounds)

@@ -30,7 +30,7 @@ from .deal import pile_counts, write_shuffled
 from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
-from .playout import PlayoutPolicy, policy_tables, uses_streams
+from .playout import PlayoutPolicy, policy_tables, seat_tables, uses_streams
 from .rng import mix64, random_below, seed_key
 from .rounds import clear_round, end_round, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
@@ -72,7 +72,7 @@ def default_backend() -> str:
     return "numba" if importlib.util.find_spec("numba") is not None else "numpy"
 
 
-def _kernels(rules: Rules, backend: str | None) -> NumbaBackend | None:
+def _kernels(rules: Rules, backend: str | None, threads: int = 1) -> NumbaBackend | None:
     """The compiled kernels for ``backend`` (None for the numpy engine)."""
     name = default_backend() if backend is None else backend
     if name not in BACKENDS:
@@ -84,7 +84,7 @@ def _kernels(rules: Rules, backend: str | None) -> NumbaBackend | None:
     except ImportError as err:
         raise ImportError("backend 'numba' needs the fast extra (numba, filelock): "
                           f"pip install 'uno-env[fast]' ({err})") from err
-    return NumbaBackend(rules)
+    return NumbaBackend(rules, threads)
 
 
 class Engine:
@@ -94,11 +94,15 @@ class Engine:
     one action per game and moves each game to its next decision. Finished
     games keep their final state (and ignore actions) until ``reset``.
     ``backend`` chooses how the rules run (see :data:`BACKENDS`; default
-    :func:`default_backend`); it changes the speed, never the games.
+    :func:`default_backend`); it changes the speed, never the games. ``threads``
+    (``numba`` backend; default 1): large calls (256 games or more) run on up to that
+    many of numba's threads, a block of games each, with the same results as on one
+    (``numba.set_num_threads`` and ``NUMBA_NUM_THREADS`` cap the threads used).
     """
 
     def __init__(self, rules: Rules | None = None, num_games: int = 1,
-                 seed: Seed | None = None, backend: str | None = None) -> None:
+                 seed: Seed | None = None, backend: str | None = None,
+                 threads: int = 1) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -110,7 +114,8 @@ class Engine:
         self.deck_size = int(DECKS[rules.deck].sum())
         self._observer = Observer(rules)
         self._codes = rule_codes(rules)   # the options as the numpy engine reads them
-        self._kernels = _kernels(rules, backend)
+        self.threads = checks.integer(threads, "threads", 1)
+        self._kernels = _kernels(rules, backend, self.threads)
         self.backend = "numpy" if self._kernels is None else "numba"
         self._mask: np.ndarray | None = None
         self._sub_mask: tuple[np.ndarray, np.ndarray] | None = None
@@ -408,6 +413,46 @@ class Engine:
             raise self._failed(self._kernels.undo(self.state), err) from err
         self._keep_masks(masks)
         return rewards
+
+    def play_policies(self, games: Sequence[int] | np.ndarray,
+                      policies: Sequence[PlayoutPolicy], seated: np.ndarray,
+                      horizon: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Play each listed game on with a score-table policy in every seat, in one
+        compiled call: seat ``p`` of game ``games[i]`` by ``policies[seated[i, p]]``.
+
+        For ``horizon`` decisions of each game (0: to its end); forced decisions are
+        played as :meth:`step` plays them. Each decision is the one the policy's agent
+        (``greedy``, ``tuned``, ``defender``: their ``playout_policy``) makes with
+        ``act`` from the acting player's observation, so a tournament of such agents
+        can play whole games here. Returns ``(rewards float32[G, P], decisions int64[G,
+        P])``: the rewards summed over the decisions and each seat's decisions. No
+        policy may draw random numbers (``random_play``). Needs the ``numba`` backend;
+        a failed call changes no game, as :meth:`step`.
+        """
+        if self._kernels is None:
+            raise NotImplementedError("play_policies runs on the numba backend only; on "
+                                      "numpy, step the agents' actions")
+        idx = self._game_indices(games, unique=False)
+        seated = np.asarray(seated)
+        if seated.shape != (idx.size, self.num_players) or seated.dtype.kind not in "iu":
+            raise ValueError(f"seated must give a policy per seat, int[{idx.size}, "
+                             f"{self.num_players}], got {seated.dtype}{list(seated.shape)}")
+        if seated.size and not 0 <= seated.min() <= seated.max() < len(policies):
+            raise ValueError(f"seated must index the {len(policies)} policies")
+        if uses_streams(*policies):
+            raise ValueError("play_policies plays no random policy (random_play)")
+        horizon = checks.integer(horizon, "horizon", 0)
+        tables = seat_tables(policies)
+        rewards = np.zeros((self.num_games, self.num_players), np.float32)
+        decisions = np.zeros((self.num_games, self.num_players), np.int64)
+        masks = self._new_masks(idx)
+        try:
+            self._kernels.play_seated(self.state, idx, seated.astype(np.int64), horizon,
+                                      tables, decisions, rewards, masks)
+        except Exception as err:
+            raise self._failed(self._kernels.undo(self.state), err) from err
+        self._keep_masks(masks)
+        return rewards, decisions
 
     def _play_random(self, idx: np.ndarray, until: np.ndarray, streams: np.ndarray,
                      rewards: np.ndarray) -> None:

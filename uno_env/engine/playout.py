@@ -16,6 +16,7 @@ features (``uno_agents.features``) read the same tables.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -133,6 +134,24 @@ def policy_tables(own: PlayoutPolicy, others: PlayoutPolicy
         _KEPT.clear()
     _KEPT[id(own), id(others)] = (own, others, tables)
     return tables
+
+
+def seat_tables(policies: Sequence[PlayoutPolicy]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                           np.ndarray]:
+    """``policies`` as the kernel of :meth:`uno_env.Engine.play_policies` takes them, one
+    row each, in the order of :func:`policy_tables`."""
+    if not policies:
+        raise ValueError("no policies")
+    for p in policies:
+        if p.kind not in (LINEAR, GREEDY, RANDOM_PLAY):
+            raise ValueError(f"unknown playout policy kind {p.kind!r}")
+    return (np.array([p.kind for p in policies], np.int64),
+            np.stack([np.asarray(p.static, np.float64) for p in policies]),
+            np.stack([np.asarray(p.weights, np.float64) for p in policies]),
+            np.stack([np.asarray(p.answer_relief, np.float64) for p in policies]),
+            np.stack([np.asarray(p.color_weight, np.float64) for p in policies]),
+            np.array([p.threshold for p in policies], np.float64))
 
 
 def stream_noise(streams: np.ndarray) -> np.ndarray:

@@ -43,6 +43,7 @@ from ..actions import NUM_ACTIONS, action_name
 from ..agent_registry import choose_actions, make_agent
 from ..compact import compact
 from ..engine import Engine
+from ..engine.playout import PlayoutPolicy, uses_streams
 from ..rules import Rules
 
 #: Largest tournament seed: deal ``d`` is engine seed ``seed * 2**32 + d``, an int64.
@@ -198,7 +199,7 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
                 chunk_ids: Sequence[int], batch: int = 4096,
                 on_progress: Callable[[int], None] | None = None,
                 labels: Sequence[str] | None = None, backend: str | None = None,
-                clock: Clock | None = None, shrink: bool = True) -> Records:
+                clock: Clock | None = None, shrink: bool = True, threads: int = 1) -> Records:
     """Play the chunks ``chunk_ids`` of ``schedule``, ``batch`` games at a time.
 
     ``agents`` are agent objects (or specs for the registered factory,
@@ -207,7 +208,13 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
     each step; ``clock`` counts each entry's thinking time and decisions. Without
     ``shrink`` the running games are never moved to a smaller engine, so the engine row
     of a game is its place among the chunks' games (agents that key on the row rely on
-    it). Raises :class:`TournamentError` when an agent returns an illegal action.
+    it). ``threads``: the engine's (:class:`uno_env.Engine`). Raises
+    :class:`TournamentError` when an agent returns an illegal action.
+
+    A batch whose agents all act by a score table (``acts_by_playout_policy``:
+    ``greedy``, ``tuned``, ``defender``) is played to its end inside the compiled engine
+    (:meth:`uno_env.Engine.play_policies`), with the same games and decisions; each
+    agent's thinking time is then its share of that call, by decisions.
     """
     players = [make_agent(a) for a in agents]
     labels = list(labels) if labels is not None else agent_labels(
@@ -221,13 +228,13 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
         n = unit[2] - unit[1]
         if group and size + n > batch:
             parts.append(_play_batch(rules, players, labels, schedule, group, on_progress,
-                                     backend, clock, shrink))
+                                     backend, clock, shrink, threads))
             group, size = [], 0
         group.append(unit)
         size += n
     if group:
         parts.append(_play_batch(rules, players, labels, schedule, group, on_progress, backend,
-                                 clock, shrink))
+                                 clock, shrink, threads))
     if not parts:
         p = rules.num_players
         empty = np.zeros(0, np.int64)
@@ -239,7 +246,7 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
 def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
                 schedule: Schedule, units: Sequence[tuple[int, int, int, int]],
                 on_progress: Callable[[int], None] | None, backend: str | None,
-                clock: Clock | None = None, shrink: bool = True) -> Records:
+                clock: Clock | None = None, shrink: bool = True, threads: int = 1) -> Records:
     """Play the games of ``units`` (seating, first deal, end deal, chunk id) to the end."""
     seating = np.concatenate([np.full(e - d, s, np.int64) for s, d, e, _ in units])
     deal = np.concatenate([np.arange(d, e, dtype=np.int64) for _, d, e, _ in units])
@@ -252,13 +259,29 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
     pooled = np.array([not getattr(a, "uses_rng", True) for a in players])
     n = seating.size
     p = rules.num_players
-    engine = Engine(rules, n, schedule.engine_seeds(deal), backend)
+    engine = Engine(rules, n, schedule.engine_seeds(deal), backend, threads)
     ids = np.arange(n)                        # game of each engine slot
     taken = np.zeros(n, np.int64)
     out = {"decisions": np.zeros(n, np.int64), "winner": np.full(n, -1, np.int64),
            "won": np.zeros((n, p), bool), "points": np.zeros((n, p), np.int64),
            "standing": np.zeros((n, p), np.int64)}
     remaining = n
+    tables = _score_tables(players, table[seating], engine)
+    if tables is not None:   # every seat by a score table: whole games in one compiled call
+        start = time.perf_counter()
+        _, decisions = engine.play_policies(ids, *tables)
+        taken += decisions.sum(axis=1)
+        if clock is not None:
+            entries = table[seating].ravel()
+            by_entry = np.bincount(entries, decisions.ravel(), len(players))
+            clock.seconds += (time.perf_counter() - start) * by_entry / max(by_entry.sum(), 1)
+            clock.decisions += by_entry.astype(np.int64)
+        ended = np.flatnonzero(engine.state.done)
+        if ended.size:
+            _record(rules, engine, ended, ids[ended], taken[ended], out)
+            remaining -= ended.size
+            if on_progress is not None:
+                on_progress(int(ended.size))
     while remaining:
         s = engine.state
         running = np.flatnonzero(~s.done)
@@ -295,6 +318,42 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
                     and (small := compact(engine, live)):
                 engine, ids, taken = small, ids[live], taken[live]
     return Records(seating=seating, deal=deal, **out)
+
+
+def _score_tables(players: Sequence[Any], entries: np.ndarray, engine: Engine
+                  ) -> tuple[list[PlayoutPolicy], np.ndarray] | None:
+    """``(policies, seated)`` for :meth:`uno_env.Engine.play_policies` when every entry
+    seated in ``entries`` (``int[n, P]``) acts by its score table
+    (``acts_by_playout_policy``) and the engine is compiled, else None."""
+    if engine.backend != "numba":
+        return None
+    used = np.unique(entries)
+    policies = []
+    for e in used.tolist():
+        agent = players[e]
+        if not _acts_by_table(agent):
+            return None
+        policy = agent.playout_policy(engine.num_players)
+        if uses_streams(policy):
+            return None
+        policies.append(policy)
+    return policies, np.searchsorted(used, entries)
+
+
+#: What a subclass overrides when it acts otherwise than the table of its base.
+_ACTING = ("act", "act_in", "scores", "playout_policy")
+
+
+def _acts_by_table(agent: Any) -> bool:
+    """Whether ``agent`` acts by its ``playout_policy`` table: its class, or a base class
+    no class in between changes the acting methods (:data:`_ACTING`) of, says so
+    (``acts_by_playout_policy``)."""
+    for klass in type(agent).__mro__:
+        if "acts_by_playout_policy" in vars(klass):
+            return bool(vars(klass)["acts_by_playout_policy"])
+        if any(name in vars(klass) for name in _ACTING):
+            return False
+    return False
 
 
 def _action_ids(chosen: Any, rows: int, label: str) -> np.ndarray:

@@ -15,11 +15,13 @@ from ...actions import NUM_ACTIONS
 from ..core import Engine
 from ..playout import LINEAR, RANDOM_PLAY, PlayoutPolicy, policy_actions
 from . import CACHE
+from .kernels import PARALLEL_GAMES
 
 
 def warm_up() -> float:
     """Run every kernel once (reset, masks, observation, steps, random play, policy
-    playouts, the search's worlds); returns seconds. The cache's manifest then lists the
+    playouts, the search's worlds, whole games by a policy per seat, and the kernels over
+    several threads); returns seconds. The cache's manifest then lists the
     new files."""
     start = time.perf_counter()
     engine = Engine(num_games=2, seed=0, backend="numba")
@@ -42,6 +44,15 @@ def warm_up() -> float:
                         horizon=4, rng=np.random.default_rng(0))
     engine.deal_worlds([0], [2], np.random.default_rng(0))
     policy_actions(tuned, engine.observe(games=[0]), engine.legal_action_mask([0]))
+    # a tournament of score-table agents: whole games with a policy per seat
+    engine.play_policies([0, 1], [tuned], np.zeros((2, engine.num_players), np.int64),
+                         horizon=4)
+    # the same kernels over several threads (an engine given threads, large calls)
+    wide = Engine(num_games=PARALLEL_GAMES, seed=0, backend="numba", threads=2)
+    wide.observe()
+    wide.step(wide.legal_action_mask().argmax(axis=1))
+    wide.play_policies(np.arange(PARALLEL_GAMES), [tuned],
+                       np.zeros((PARALLEL_GAMES, wide.num_players), np.int64), horizon=2)
     CACHE.record()
     return time.perf_counter() - start
 

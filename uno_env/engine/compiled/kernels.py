@@ -187,6 +187,9 @@ def observe_games(rules, s, games, players, out):
 
 #: From this many games a call saves the whole state for its undo log (see _undo_log).
 _BULK_SAVE_GAMES = 32
+#: From this many games a call of an engine given several threads runs on them
+#: (:mod:`.parallel`); smaller calls cost less on one thread than waking the others.
+PARALLEL_GAMES = 256
 # "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
 # the cached masks it reads are read-only, the ones it has written are not.
 _NO_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
@@ -204,11 +207,14 @@ class NumbaBackend:
     Works in place on a :class:`State`'s arrays; every method takes the indices of
     the games to work on (``int64[n]``). The methods that change games take
     ``new_masks``: ``bool[G, A]`` legal masks of all games, whose rows of the
-    changed games they rewrite, or None.
+    changed games they rewrite, or None. ``threads`` above 1: calls over
+    :data:`PARALLEL_GAMES` games or more are cut into that many blocks of games run on
+    numba's threads (:mod:`.parallel`), with the same results as on one thread.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, threads: int = 1) -> None:
         self._rules = rules
+        self.threads = threads
         self.rules = rules_struct(rules)
         self._state: State | None = None
         self._struct: object = None
@@ -220,29 +226,36 @@ class NumbaBackend:
 
     def __getstate__(self) -> dict:
         """Pickled as its rules: the structs are rebuilt on loading."""
-        return {"rules": self._rules}
+        return {"rules": self._rules, "threads": self.threads}
 
     def __setstate__(self, state: dict) -> None:
-        type(self).__init__(self, state["rules"])
+        type(self).__init__(self, state["rules"], state.get("threads", 1))
+
+    def _blocks(self, games: np.ndarray) -> int:
+        """How many blocks of games a call over ``games`` runs in (1: the one-thread
+        kernel)."""
+        return self.threads if self.threads > 1 and games.size >= PARALLEL_GAMES else 1
 
     def _arrays(self, state: State) -> object:
         if state is not self._state:
             self._state, self._struct = state, state_struct(state)
         return self._struct
 
-    def _undo_log(self, state: State, games: np.ndarray) -> tuple[object, np.ndarray]:
+    def _undo_log(self, state: State, games: np.ndarray, whole: bool = False
+                  ) -> tuple[object, np.ndarray]:
         """Where a changing kernel on ``games`` saves each game's row before changing it
         (see :func:`save`). When the call lists many games, the whole state is copied
         here at once instead: numpy copies a field of every game in one pass, about 25
         times faster per game than the kernel's row by row copy, which stays the cheaper
-        one for a few games."""
+        one for a few games. ``whole``: always copy the whole state (the parallel
+        kernels need it)."""
         saved = self._saved
         if saved is None or saved.hands.shape != state.hands.shape:
             saved = self._saved = State.empty(state.num_games, state.num_players)
             self._saved_struct = state_struct(saved)
             self._log = np.zeros(1 + state.num_games, np.int64)
         log = self._log
-        if games.size >= _BULK_SAVE_GAMES and games.size * 16 >= state.num_games:
+        if whole or (games.size >= _BULK_SAVE_GAMES and games.size * 16 >= state.num_games):
             state.copy_into(saved)
             log[:2] = -1
         else:
@@ -266,7 +279,12 @@ class NumbaBackend:
 
     def legal_mask(self, state: State, games: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, NUM_ACTIONS), bool)
-        legal_masks(self.rules, self._arrays(state), games, out)
+        blocks = self._blocks(games)
+        if blocks > 1:
+            from .parallel import legal_parallel
+            legal_parallel(self.rules, self._arrays(state), games, out, blocks)
+        else:
+            legal_masks(self.rules, self._arrays(state), games, out)
         return out
 
     def step(self, state: State, games: np.ndarray, actions: np.ndarray,
@@ -277,12 +295,31 @@ class NumbaBackend:
         ``masks``: the current (read-only) legal masks of all games, if known
         (saves recomputing them).
         """
+        masks = _NO_MASKS if masks is None else masks
+        blocks = self._blocks(games)
+        if blocks > 1:
+            from .parallel import step_parallel
+            saved, log = self._undo_log(state, games, whole=True)
+            failed = np.zeros(blocks, np.bool_)
+            bad = step_parallel(self.rules, self._arrays(state), games, actions, rewards, masks,
+                                _new(new_masks), blocks, failed)
+            if not failed.any():
+                return bad
+            self.undo(state)   # every game back, then the one-thread kernel meets the error
+            rewards[...] = 0
         return step_games(self.rules, self._arrays(state), games, actions, rewards,
-                          _NO_MASKS if masks is None else masks, _new(new_masks),
-                          *self._undo_log(state, games))
+                          masks, _new(new_masks), *self._undo_log(state, games))
 
     def reset(self, state: State, games: np.ndarray, keys: np.ndarray,
               new_masks: np.ndarray | None) -> None:
+        blocks = self._blocks(games)
+        if blocks > 1:
+            from .parallel import reset_parallel
+            failed = np.zeros(blocks, np.bool_)
+            reset_parallel(self.rules, self._arrays(state), games, keys, _new(new_masks),
+                           blocks, failed)
+            if not failed.any():
+                return   # else the one-thread kernel deals them all again, meeting the error
         reset_games(self.rules, self._arrays(state), games, keys, _new(new_masks))
 
     def play_random(self, state: State, games: np.ndarray, until: np.ndarray,
@@ -334,5 +371,32 @@ class NumbaBackend:
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
-        observe_games(self.rules, self._arrays(state), games, players, out)
+        blocks = self._blocks(games)
+        if blocks > 1:
+            from .parallel import observe_parallel
+            observe_parallel(self.rules, self._arrays(state), games, players, out, blocks)
+        else:
+            observe_games(self.rules, self._arrays(state), games, players, out)
         return out
+
+    def play_seated(self, state: State, games: np.ndarray, rows: np.ndarray, horizon: int,
+                    tables: tuple[np.ndarray, ...], decisions: np.ndarray, rewards: np.ndarray,
+                    new_masks: np.ndarray | None) -> None:
+        """Play in ``games`` by a policy table per seat (see
+        :func:`.seated.play_seated_games`)."""
+        from .seated import play_seated_games, play_seated_parallel
+        s = self._arrays(state)
+        blocks = self._blocks(games)
+        if blocks > 1:
+            saved, log = self._undo_log(state, games, whole=True)
+            failed = np.zeros(blocks, np.bool_)
+            before = decisions.copy()
+            play_seated_parallel(self.rules, s, games, rows, horizon, *tables, decisions,
+                                 rewards, _new(new_masks), saved, log, blocks, failed)
+            if not failed.any():
+                return
+            self.undo(state)   # every game back, then the one-thread kernel meets the error
+            decisions[...] = before
+            rewards[...] = 0
+        play_seated_games(self.rules, s, games, rows, horizon, *tables, decisions, rewards,
+                          _new(new_masks), *self._undo_log(state, games))

@@ -1,0 +1,106 @@
+"""The compiled engine on several threads plays exactly the games it plays on one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenario import assert_same_state, random_actions, snapshot
+
+from uno_env import Engine, Rules
+from uno_env.engine.core import EngineError
+
+pytest.importorskip("numba")
+import numba  # noqa: E402
+
+#: Enough games for a call to run on the threads (PARALLEL_GAMES is 256).
+GAMES = 300
+RULES = [Rules.preset("official", num_players=4), Rules.preset("no_mercy", num_players=3),
+         Rules.preset("house_dobon", num_players=5, auto_forced=True)]
+
+
+def play(rules: Rules, threads: int, games: int = GAMES, steps: int = 60, seed: int = 7
+         ) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
+    """``steps`` random steps (the same random numbers at any thread count), then a reset
+    of every third game; the final state and every step's observations, masks and
+    rewards."""
+    engine = Engine(rules, games, seed=seed, backend="numba", threads=threads)
+    rng = np.random.default_rng(1)
+    seen = []
+    for _ in range(steps):
+        seen += [engine.observe(), engine.legal_action_mask().copy()]
+        rewards, terminated, truncated = engine.step(random_actions(engine, rng))
+        seen += [rewards, terminated, truncated]
+    engine.reset(games=np.arange(0, games, 3))
+    seen += [engine.observe(), engine.legal_action_mask().copy()]
+    return snapshot(engine), seen
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.num_players}p")
+def test_two_threads_play_the_games_of_one_bit_for_bit(rules):
+    state_one, seen_one = play(rules, threads=1)
+    state_two, seen_two = play(rules, threads=2)
+    assert_same_state(state_one, state_two)
+    assert len(seen_one) == len(seen_two)
+    for a, b in zip(seen_one, seen_two, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_the_results_do_not_depend_on_the_threads_numba_runs():
+    """An engine of 2 threads on a numba capped at 1 thread, and one of 3 threads (more
+    blocks than cores), play the same games."""
+    rules = RULES[0]
+    reference = play(rules, threads=1, steps=30)[0]
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        capped = play(rules, threads=2, steps=30)[0]
+    finally:
+        numba.set_num_threads(before)
+    assert_same_state(reference, capped)
+    assert_same_state(reference, play(rules, threads=3, steps=30)[0])
+
+
+def test_a_game_is_the_same_in_a_batch_of_any_size_on_any_threads():
+    """Seeds reproduce games: game ``k`` of a 600-game batch on 2 threads is the game of
+    seed ``7 + k`` played alone (the same random actions drawn per game)."""
+    rules = RULES[0]
+    big = Engine(rules, 600, seed=7, backend="numba", threads=2)
+    small = Engine(rules, 5, seed=[7 + 3, 7 + 250, 7 + 301, 7 + 450, 7 + 599], backend="numba")
+    rows = np.array([3, 250, 301, 450, 599])
+    for step in range(40):
+        mask = big.legal_action_mask()
+        keys = np.random.default_rng(step).random(mask.shape)
+        choice = np.where(mask, keys, -1.0).argmax(axis=1)
+        big.step(choice)
+        small.step(np.where(small.legal_action_mask(), keys[rows], -1.0).argmax(axis=1))
+    for name, value in snapshot(small).items():
+        np.testing.assert_array_equal(value, snapshot(big)[name][rows], err_msg=name)
+
+
+def test_an_error_on_a_thread_leaves_every_game_as_it_was():
+    """A damaged game in the second block of a 2-thread step: the call raises the engine's
+    error naming the game and every game is as before, as on one thread."""
+    engine = Engine(Rules(num_players=3, mercy_limit=25), GAMES, seed=5, backend="numba",
+                    threads=2)
+    actions = random_actions(engine, np.random.default_rng(1))
+    s = engine.state
+    bad = 290
+    seat = (int(s.current[bad]) + 1) % 3
+    s.hands[bad, seat] = 0
+    s.hands[bad, seat, 0] = -1
+    s.hand_size[bad, seat] = 30
+    engine.state = s
+    before = snapshot(engine)
+    with pytest.raises(EngineError, match=f"game {bad}"):
+        engine.step(actions)
+    assert_same_state(before, snapshot(engine))
+    keep = np.flatnonzero(np.arange(GAMES) != bad)
+    engine.step(actions[keep], games=keep)   # the others step on
+    assert (engine.state.turns[keep] == 1).all()
+
+
+def test_threads_must_be_a_positive_integer():
+    with pytest.raises(ValueError, match="threads"):
+        Engine(threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        Engine(threads=1.5)
