@@ -13,7 +13,7 @@ from numba import njit
 
 from ...actions import CHALLENGE, DRAW, NUM_ACTIONS, TARGET_BASE
 from ...cards import NUM_COLORED_KINDS, NUM_COLORS, NUM_KINDS
-from ..observe import OBS_SIZE, OTHERS, VIEW_SLICES
+from ..observe import OTHERS, VIEW_SLICES
 from ..playout import (
     ACTION_OR_WILD,
     ATTACK,
@@ -38,7 +38,7 @@ from ..playout import (
 from ..rng import GOLDEN
 from ..state import NUM_PHASES, RESPOND
 from .deal import mix64
-from .kernels import decide, play_forced, refresh_mask, save
+from .kernels import decide, refresh_mask, save
 from .legal import legal_row
 
 _V = VIEW_SLICES
@@ -61,9 +61,8 @@ _WD4_AFTER_DRAW = _V["wd4_after_draw"].start
 _RULES = _V["rules"].start
 _PER_COLOR = NUM_COLORED_KINDS // NUM_COLORS
 _NUM_DYNAMIC = len(DYNAMIC)
-# where linear_choice keeps its tables in its work buffer
-_W_HAND = 0
-_W_BY_COLOR = _W_HAND + NUM_KINDS
+# where the linear and greedy scoring keep their tables in their work buffer
+_W_BY_COLOR = 0
 _W_BY_SYMBOL = _W_BY_COLOR + NUM_COLORS
 _W_SHOWN_COLOR = _W_BY_SYMBOL + _PER_COLOR
 _W_SHOWN_SYMBOL = _W_SHOWN_COLOR + NUM_COLORS
@@ -71,8 +70,14 @@ _W_SIZES = _W_SHOWN_SYMBOL + _PER_COLOR
 _W_UNSEEN = _W_SIZES + OTHERS
 _W_DREW_ON = _W_UNSEEN + NUM_COLORS
 _W_NAMED = _W_DREW_ON + NUM_COLORS
-_W_F = _W_NAMED + NUM_COLORS
-WORK_SIZE = _W_F + _NUM_DYNAMIC
+_W_NEXT_DREW = _W_NAMED + NUM_COLORS
+_W_NEXT_NAMED = _W_NEXT_DREW + NUM_COLORS
+_W_F = _W_NEXT_NAMED + NUM_COLORS
+_W_LEGAL = _W_F + _NUM_DYNAMIC
+WORK_SIZE = _W_LEGAL + NUM_ACTIONS
+#: Size of a legal-mask buffer the playouts scan eight actions at a time (the actions,
+#: then False up to a multiple of eight).
+MASK_SIZE = (NUM_ACTIONS + 7) // 8 * 8
 
 
 @njit(cache=True)
@@ -94,125 +99,101 @@ def _bluff(size):
 
 
 @njit(cache=True)
-def linear_choice(obs, mask, static, weights, relief, work):
-    """The legal action of the highest ``static + weights @ features`` (then less
-    ``relief`` when answering a penalty), as ``uno_agents.features.feature_scores`` sums it.
-    ``work`` (``float64[WORK_SIZE]``) holds the intermediate tables (no allocation per
-    decision)."""
-    hand = work[_W_HAND:_W_HAND + NUM_KINDS]
-    for k in range(NUM_KINDS):
-        hand[k] = obs[_HAND + k]
-    by_color = work[_W_BY_COLOR:_W_BY_COLOR + NUM_COLORS]
-    by_symbol = work[_W_BY_SYMBOL:_W_BY_SYMBOL + _PER_COLOR]
-    shown_color = work[_W_SHOWN_COLOR:_W_SHOWN_COLOR + NUM_COLORS]
-    shown_symbol = work[_W_SHOWN_SYMBOL:_W_SHOWN_SYMBOL + _PER_COLOR]
-    work[_W_BY_COLOR:_W_SIZES] = 0.0
-    for c in range(NUM_COLORS):
-        for j in range(_PER_COLOR):
-            by_color[c] += hand[c * _PER_COLOR + j]
-            by_symbol[j] += hand[c * _PER_COLOR + j]
-            shown = np.float64(obs[_DISCARDS + c * _PER_COLOR + j])
-            shown_color[c] += shown
-            shown_symbol[j] += shown
-    wilds = 0.0
-    for k in range(NUM_COLORED_KINDS, NUM_KINDS):
-        wilds += hand[k]
-    own_size = np.float64(obs[_OWN_SIZE])
-    color = _first_max(obs, _COLOR, NUM_COLORS)
-    phase = _first_max(obs, _PHASE, _NUM_PHASE_SLOTS)
-    pending = np.float64(obs[_PENDING])
-    sizes = work[_W_SIZES:_W_SIZES + OTHERS]
-    first, last, second_cw, second_ccw = 99, -1, 99, -1
-    num_present = 0
-    min_size = 999.0
-    for o in range(OTHERS):
-        sizes[o] = obs[_SIZES + o]
-        if obs[_PRESENT + o] > 0:
-            num_present += 1
-            min_size = min(min_size, sizes[o])
-            if first == 99:
-                first = o
-            elif second_cw == 99:
-                second_cw = o
-            second_ccw = last
-            last = o
-    players = np.int64(np.rint(obs[_NUM_PLAYERS] * 10))
-    clockwise = obs[_DIRECTION] > 0
-    nxt = max(first if clockwise else last, 0)
-    previous = max(last if clockwise else first, 0)
-    second = second_cw if clockwise else second_ccw
-    after_next = second if 0 <= second < 99 else nxt
-    heads_up = players == 2 or num_present == 1
-    deck = _first_max(obs, _DECK_FLAGS, _NUM_DECKS)
-    unseen = work[_W_UNSEEN:_W_UNSEEN + NUM_COLORS]
+def legal_list(mask, work):
+    """The legal actions of ``mask`` in increasing order into ``work`` (from
+    ``_W_LEGAL``); their number."""
+    n = 0
+    for a in range(mask.size):
+        if mask[a]:
+            work[_W_LEGAL + n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_words(words, mask, work):
+    """:func:`legal_list` of a mask of :data:`MASK_SIZE` read eight actions at a time
+    (``words``: the mask as ``uint64``; most words hold no legal action)."""
+    n = 0
+    for i in range(words.size):
+        if words[i]:
+            for a in range(8 * i, 8 * i + 8):
+                if mask[a]:
+                    work[_W_LEGAL + n] = a
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _linear_pick(num_legal, static, weights, relief, w, hand, hand_at, deck, own_size, color,
+                 phase, pending, wilds, min_size, num_present, heads_up, nxt, previous,
+                 after_next, after_draw_prev):
+    """The legal action (of the ``num_legal`` listed in ``w``, see :func:`legal_list`) of
+    the highest linear score, from the position's tables in ``w``
+    (color and symbol counts, hand sizes, unseen colors, the table's and the next seat's
+    memories, written by :func:`linear_choice` or :func:`linear_state_choice`), the hand
+    (``hand[hand_at + k]``) and the position's facts: every feature by the expressions of
+    ``uno_agents.features``, summed in weight order. The counts are whole numbers, so
+    their sums are exact in any order and both writers give the same tables."""
     total_unseen = 0.0
     for c in range(NUM_COLORS):
-        unseen[c] = max(COLORS_OF_DECKS[deck, c] - shown_color[c] - by_color[c], 0.0)
-        total_unseen += unseen[c]
+        total_unseen += w[_W_UNSEEN + c]
     total_unseen = max(total_unseen, 1.0)
-    drew_on_count = work[_W_DREW_ON:_W_DREW_ON + NUM_COLORS]
-    named_count = work[_W_NAMED:_W_NAMED + NUM_COLORS]
-    work[_W_DREW_ON:_W_F] = 0.0
-    for o in range(OTHERS):
-        for c in range(NUM_COLORS):
-            drew_on_count[c] += obs[_DREW_ON + o * NUM_COLORS + c] > 0
-            named_count[c] += obs[_LAST_NAMED + o * NUM_COLORS + c] > 0
     opponents = max(num_present, 1)
-    next_size = sizes[nxt]
-    previous_size = sizes[previous]
+    next_size = w[_W_SIZES + nxt]
+    previous_size = w[_W_SIZES + previous]
     threat_next = next_size <= 2
     several = not heads_up
-    after_draw_prev = 1.0 if obs[_WD4_AFTER_DRAW + previous] > 0 else 0.0
     answering = 1.0 if phase == RESPOND else 0.0
     big = min(own_size, 8.0) / 8.0
-    f = work[_W_F:_W_F + _NUM_DYNAMIC]
+    f = w[_W_F:_W_F + _NUM_DYNAMIC]
     best, best_score = 0, -np.inf
-    for a in range(NUM_ACTIONS):
-        if not mask[a]:
-            continue
+    for i in range(num_legal):
+        a = np.int64(w[_W_LEGAL + i])
         play, has_color, ci = PLAY[a], HAS_COLOR[a], COLOR_IDX[a]
         wild_play, colored_play, symbol = WILD_PLAY[a], COLORED_PLAY[a], SYMBOL[a]
         is_attack, is_reverse = ATTACK[a], REVERSE[a]
-        color_count = by_color[ci]
+        color_count = w[_W_BY_COLOR + ci]
+        by_symbol = w[_W_BY_SYMBOL + symbol]
         after = color_count - (1.0 if play and not wild_play else 0.0)
         left = max(own_size - (1.0 if play else 0.0), 1.0)
         attack = is_attack or (is_reverse and heads_up)
-        next_lacks = has_color and obs[_DREW_ON + nxt * NUM_COLORS + ci] > 0
-        twins = by_symbol[symbol] - hand[SAFE_KIND[a]] if colored_play else 0.0
+        next_lacks = has_color and w[_W_NEXT_DREW + ci] > 0
+        twins = by_symbol - hand[hand_at + SAFE_KIND[a]] if colored_play else 0.0
         wilds_after = wilds - (1.0 if wild_play else 0.0)
         follow = has_color and (after + twins + wilds_after > 0)
         f[0] = has_color and play and RESULT_COLOR[a] == color
         f[1] = after / left if has_color else 0.0
-        f[2] = 1.0 - NUM_COLORS * unseen[ci] / total_unseen if has_color else 0.0
+        f[2] = (1.0 - NUM_COLORS * w[_W_UNSEEN + ci] / total_unseen) if has_color else 0.0
         f[3] = attack
         f[4] = attack and threat_next
         f[5] = ACTION_OR_WILD[a] and min_size <= 2
         f[6] = wild_play and own_size <= 3
         f[7] = 1.0 if a == DRAW and phase == RESPOND and pending > 0 else 0.0
         f[8] = _bluff(previous_size) if a == CHALLENGE else 0.0
-        f[9] = sizes[TARGET_SEAT[a]] / 10.0 if TARGET[a] else 0.0
+        f[9] = w[_W_SIZES + TARGET_SEAT[a]] / 10.0 if TARGET[a] else 0.0
         f[10] = next_lacks
         f[11] = after_draw_prev if a == CHALLENGE else 0.0
         f[12] = follow
         f[13] = attack and follow
         f[14] = colored_play and color_count == 1
         f[15] = min(twins, 3.0) / 3.0
-        f[16] = has_color and obs[_LAST_NAMED + nxt * NUM_COLORS + ci] > 0
+        f[16] = has_color and w[_W_NEXT_NAMED + ci] > 0
         f[17] = attack and several and next_size <= min_size
         f[18] = is_reverse and several and next_size < previous_size
-        f[19] = is_attack and several and sizes[after_next] <= 2
+        f[19] = is_attack and several and w[_W_SIZES + after_next] <= 2
         f[20] = is_reverse and several and previous_size <= 2
         f[21] = next_lacks and threat_next
         if colored_play:
             copies = max(SYMBOLS_OF_DECKS[deck, symbol], 1.0)
-            symbol_unseen = max(SYMBOLS_OF_DECKS[deck, symbol] - shown_symbol[symbol]
-                                - by_symbol[symbol], 0.0)
+            symbol_unseen = max(SYMBOLS_OF_DECKS[deck, symbol] - w[_W_SHOWN_SYMBOL + symbol]
+                                - by_symbol, 0.0)
             f[22] = 1.0 - symbol_unseen / copies
         else:
             f[22] = 0.0
         f[23] = big if attack else 0.0
-        f[24] = drew_on_count[ci] / opponents if has_color else 0.0
-        f[25] = named_count[ci] / opponents if has_color else 0.0
+        f[24] = w[_W_DREW_ON + ci] / opponents if has_color else 0.0
+        f[25] = w[_W_NAMED + ci] / opponents if has_color else 0.0
         score = static[a]
         for i in range(_NUM_DYNAMIC):
             score += weights[i] * f[i]
@@ -223,32 +204,219 @@ def linear_choice(obs, mask, static, weights, relief, work):
 
 
 @njit(cache=True)
+def _neighbours(clockwise, first, last, second_cw, second_ccw):
+    """Offsets (0-based) of the next seat, the previous one and the one after the next,
+    from the first, last and second seats present in each direction."""
+    nxt = max(first if clockwise else last, 0)
+    previous = max(last if clockwise else first, 0)
+    second = second_cw if clockwise else second_ccw
+    after_next = second if 0 <= second < 99 else nxt
+    return nxt, previous, after_next
+
+
+@njit(cache=True)
+def linear_choice(obs, mask, static, weights, relief, work):
+    """The legal action of the highest ``static + weights @ features`` (then less
+    ``relief`` when answering a penalty), as ``uno_agents.features.feature_scores`` sums it,
+    from an observation. ``work`` (``float64[WORK_SIZE]``) holds the intermediate tables
+    (no allocation per decision)."""
+    w = work
+    for c in range(NUM_COLORS):
+        held, shown = 0.0, 0.0
+        for j in range(_PER_COLOR):
+            held += obs[_HAND + c * _PER_COLOR + j]
+            shown += obs[_DISCARDS + c * _PER_COLOR + j]
+        w[_W_BY_COLOR + c] = held
+        w[_W_SHOWN_COLOR + c] = shown
+    for j in range(_PER_COLOR):
+        held, shown = 0.0, 0.0
+        for c in range(NUM_COLORS):
+            held += obs[_HAND + c * _PER_COLOR + j]
+            shown += obs[_DISCARDS + c * _PER_COLOR + j]
+        w[_W_BY_SYMBOL + j] = held
+        w[_W_SHOWN_SYMBOL + j] = shown
+    wilds = 0.0
+    for k in range(NUM_COLORED_KINDS, NUM_KINDS):
+        wilds += obs[_HAND + k]
+    own_size = np.float64(obs[_OWN_SIZE])
+    first, last, second_cw, second_ccw = 99, -1, 99, -1
+    num_present = 0
+    min_size = 999.0
+    for o in range(OTHERS):
+        size = np.float64(obs[_SIZES + o])
+        w[_W_SIZES + o] = size
+        if obs[_PRESENT + o] > 0:
+            num_present += 1
+            min_size = min(min_size, size)
+            if first == 99:
+                first = o
+            elif second_cw == 99:
+                second_cw = o
+            second_ccw = last
+            last = o
+    players = np.int64(np.rint(obs[_NUM_PLAYERS] * 10))
+    nxt, previous, after_next = _neighbours(obs[_DIRECTION] > 0, first, last, second_cw,
+                                            second_ccw)
+    deck = _first_max(obs, _DECK_FLAGS, _NUM_DECKS)
+    for c in range(NUM_COLORS):
+        w[_W_UNSEEN + c] = max(COLORS_OF_DECKS[deck, c] - w[_W_SHOWN_COLOR + c]
+                               - w[_W_BY_COLOR + c], 0.0)
+        drew, named = 0.0, 0.0
+        for o in range(OTHERS):
+            drew += obs[_DREW_ON + o * NUM_COLORS + c] > 0
+            named += obs[_LAST_NAMED + o * NUM_COLORS + c] > 0
+        w[_W_DREW_ON + c] = drew
+        w[_W_NAMED + c] = named
+        w[_W_NEXT_DREW + c] = obs[_DREW_ON + nxt * NUM_COLORS + c] > 0
+        w[_W_NEXT_NAMED + c] = obs[_LAST_NAMED + nxt * NUM_COLORS + c] > 0
+    after_draw_prev = 1.0 if obs[_WD4_AFTER_DRAW + previous] > 0 else 0.0
+    return _linear_pick(legal_list(mask, w), static, weights, relief, w, obs, _HAND, deck,
+                        own_size,
+                        _first_max(obs, _COLOR, NUM_COLORS),
+                        _first_max(obs, _PHASE, _NUM_PHASE_SLOTS), np.float64(obs[_PENDING]),
+                        wilds, min_size, num_present, players == 2 or num_present == 1,
+                        nxt, previous, after_next, after_draw_prev)
+
+
+@njit(cache=True)
+def rules_deck(rules):
+    """Index of the rules' deck in ``COLORS_OF_DECKS`` (from the deck flags of the rules
+    view, as the policies read it from an observation)."""
+    return _first_max(rules.rules_vec, _DECK_FLAGS - _RULES, _NUM_DECKS)
+
+
+@njit(cache=True)
+def linear_state_choice(rules, s, g, player, deck, num_legal, static, weights, relief, work):
+    """:func:`linear_choice` for ``player`` in game ``g`` of ``s``, read from the state
+    instead of an observation (the same numbers, without writing one), among the
+    ``num_legal`` legal actions listed in ``work`` (:func:`legal_list`); ``deck``:
+    :func:`rules_deck`."""
+    w = work
+    hand = s.hands[g, player]
+    discard = s.discard[g]
+    for c in range(NUM_COLORS):
+        held, shown = 0, 0
+        for j in range(_PER_COLOR):
+            held += hand[c * _PER_COLOR + j]
+            shown += discard[c * _PER_COLOR + j]
+        w[_W_BY_COLOR + c] = held
+        w[_W_SHOWN_COLOR + c] = shown
+        w[_W_DREW_ON + c] = 0.0
+        w[_W_NAMED + c] = 0.0
+    for j in range(_PER_COLOR):
+        held, shown = 0, 0
+        for c in range(NUM_COLORS):
+            held += hand[c * _PER_COLOR + j]
+            shown += discard[c * _PER_COLOR + j]
+        w[_W_BY_SYMBOL + j] = held
+        w[_W_SHOWN_SYMBOL + j] = shown
+    wilds = 0
+    for k in range(NUM_COLORED_KINDS, NUM_KINDS):
+        wilds += hand[k]
+    p = rules.num_players
+    own_size = np.float64(s.hand_size[g, player])
+    first, last, second_cw, second_ccw = 99, -1, 99, -1
+    num_present = 0
+    min_size = 999.0
+    for o in range(p - 1, OTHERS):
+        w[_W_SIZES + o] = 0.0
+    seat = player
+    for o in range(p - 1):
+        seat = seat + 1 if seat + 1 < p else 0
+        size = np.float64(s.hand_size[g, seat])
+        w[_W_SIZES + o] = size
+        if s.active[g, seat]:
+            num_present += 1
+            min_size = min(min_size, size)
+            if first == 99:
+                first = o
+            elif second_cw == 99:
+                second_cw = o
+            second_ccw = last
+            last = o
+        named = s.last_named[g, seat]
+        if named >= 0:
+            w[_W_NAMED + named] += 1.0
+        for c in range(NUM_COLORS):
+            w[_W_DREW_ON + c] += s.drew_on[g, seat, c]
+    nxt, previous, after_next = _neighbours(s.direction[g] > 0, first, last, second_cw,
+                                            second_ccw)
+    next_seat = (player + nxt + 1) % p
+    previous_seat = (player + previous + 1) % p
+    named = s.last_named[g, next_seat]
+    for c in range(NUM_COLORS):
+        w[_W_UNSEEN + c] = max(COLORS_OF_DECKS[deck, c] - w[_W_SHOWN_COLOR + c]
+                               - w[_W_BY_COLOR + c], 0.0)
+        w[_W_NEXT_DREW + c] = s.drew_on[g, next_seat, c]
+        w[_W_NEXT_NAMED + c] = named == c
+    after_draw_prev = 1.0 if s.wd4_after_draw[g, previous_seat] else 0.0
+    return _linear_pick(num_legal, static, weights, relief, w, hand, 0, deck, own_size,
+                        np.int64(s.color[g]), min(np.int64(s.phase[g]), NUM_PHASES - 1),
+                        np.float64(s.pending[g]), np.float64(wilds), min_size, num_present,
+                        p == 2 or num_present == 1, nxt, previous, after_next,
+                        after_draw_prev)
+
+
+@njit(cache=True)
+def _greedy_pick(num_legal, static, color_weight, work, challenge, sizes_at, sizes):
+    """The legal action (of the ``num_legal`` listed in ``work``) of the highest greedy
+    score, from the hand's cards of each color
+    in ``work`` and the other seats' hand sizes (``sizes[sizes_at + o]``, offset ``o + 1``)."""
+    best, best_score = 0, -np.inf
+    for i in range(num_legal):
+        a = np.int64(work[_W_LEGAL + i])
+        score = static[a]
+        if HAS_COLOR[a]:
+            score = work[_W_BY_COLOR + RESULT_COLOR[a]] * color_weight[a] + static[a]
+        if a == CHALLENGE:
+            score = challenge
+        elif a >= TARGET_BASE:
+            score -= sizes[sizes_at + a - TARGET_BASE]
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+@njit(cache=True)
 def greedy_choice(obs, mask, static, color_weight, threshold, work):
     """The legal action of the highest greedy score (``uno_agents.greedy.GreedyAgent.scores``)."""
-    by_color = work[_W_BY_COLOR:_W_BY_COLOR + NUM_COLORS]
-    by_color[:] = 0.0
     for c in range(NUM_COLORS):
+        held = 0.0
         for j in range(_PER_COLOR):
-            by_color[c] += obs[_HAND + c * _PER_COLOR + j]
+            held += obs[_HAND + c * _PER_COLOR + j]
+        work[_W_BY_COLOR + c] = held
     num_present = 0
     for o in range(OTHERS):
         num_present += obs[_PRESENT + o] > 0
     offender = num_present if obs[_DIRECTION] > 0 else 1
     challenge = 5.0 if obs[_SIZES + (offender - 1) % OTHERS] >= threshold else 0.0
-    best, best_score = 0, -np.inf
-    for a in range(NUM_ACTIONS):
-        if not mask[a]:
-            continue
-        score = static[a]
-        if HAS_COLOR[a]:
-            score = by_color[RESULT_COLOR[a]] * color_weight[a] + static[a]
-        if a == CHALLENGE:
-            score = challenge
-        elif a >= TARGET_BASE:
-            score -= obs[_SIZES + a - TARGET_BASE]
-        if score > best_score:
-            best, best_score = a, score
-    return best
+    return _greedy_pick(legal_list(mask, work), static, color_weight, work, challenge,
+                        _SIZES, obs)
+
+
+@njit(cache=True)
+def greedy_state_choice(rules, s, g, player, num_legal, static, color_weight, threshold,
+                        work):
+    """:func:`greedy_choice` for ``player`` in game ``g`` of ``s``, read from the state,
+    among the ``num_legal`` legal actions listed in ``work``."""
+    hand = s.hands[g, player]
+    for c in range(NUM_COLORS):
+        held = 0
+        for j in range(_PER_COLOR):
+            held += hand[c * _PER_COLOR + j]
+        work[_W_BY_COLOR + c] = held
+    p = rules.num_players
+    for o in range(p - 1, OTHERS):
+        work[_W_SIZES + o] = 0.0
+    num_present = 0
+    seat = player
+    for o in range(p - 1):
+        seat = seat + 1 if seat + 1 < p else 0
+        work[_W_SIZES + o] = s.hand_size[g, seat]
+        num_present += s.active[g, seat]
+    offender = num_present if s.direction[g] > 0 else 1
+    challenge = 5.0 if work[_W_SIZES + (offender - 1) % OTHERS] >= threshold else 0.0
+    return _greedy_pick(num_legal, static, color_weight, work, challenge, _W_SIZES, work)
 
 
 @njit(cache=True)
@@ -266,58 +434,6 @@ def random_play_choice(mask, static, stream):
         if score > best_score:
             best, best_score = a, score
     return best
-
-
-@njit(cache=True)
-def policy_buffer(rules):
-    """A buffer for :func:`policy_view`: an observation of zeros but for the ``rules``
-    view (the same in every game of the rules)."""
-    out = np.zeros(OBS_SIZE, np.float32)
-    for i in range(rules.rules_vec.size):
-        out[_RULES + i] = rules.rules_vec[i]
-    return out
-
-
-@njit(cache=True)
-def policy_view(rules, s, g, player, out):
-    """The views of ``player``'s observation of game ``g`` that the score-table policies
-    read (hand, color, phase, pending draw, direction, hand sizes, seats present, own hand
-    size, discards, and the drew-on, last-named and Wild-Draw-Four-after-draw memories),
-    written into ``out`` with the values ``observe_row`` writes there. ``out`` comes from
-    :func:`policy_buffer` and is only ever written by this function for the same rules:
-    the views the policies do not read are left as they are (zeros), which saves
-    writing the 1,516 numbers of a whole observation at every playout decision."""
-    p = rules.num_players
-    hand = s.hands[g, player]
-    discard = s.discard[g]
-    hand_size = s.hand_size[g]
-    active = s.active[g]
-    drew_on = s.drew_on[g]
-    last_named = s.last_named[g]
-    wd4_after_draw = s.wd4_after_draw[g]
-    for k in range(NUM_KINDS):
-        out[_HAND + k] = hand[k]
-        out[_DISCARDS + k] = discard[k]
-    for c in range(NUM_COLORS):
-        out[_COLOR + c] = 0.0
-    out[_COLOR + s.color[g]] = 1.0
-    for i in range(NUM_PHASES):
-        out[_PHASE + i] = 0.0
-    out[_PHASE + min(s.phase[g], NUM_PHASES - 1)] = 1.0
-    out[_PENDING] = s.pending[g]
-    out[_DIRECTION] = s.direction[g]
-    out[_OWN_SIZE] = hand_size[player]
-    for o in range(1, p):
-        seat = (player + o) % p
-        out[_SIZES + o - 1] = hand_size[seat]
-        out[_PRESENT + o - 1] = active[seat]
-        out[_WD4_AFTER_DRAW + o - 1] = wd4_after_draw[seat]
-        for c in range(NUM_COLORS):
-            out[_DREW_ON + (o - 1) * NUM_COLORS + c] = drew_on[seat, c]
-            out[_LAST_NAMED + (o - 1) * NUM_COLORS + c] = 0.0
-        named = last_named[seat]
-        if named >= 0:
-            out[_LAST_NAMED + (o - 1) * NUM_COLORS + named] = 1.0
 
 
 @njit(cache=True)
@@ -344,23 +460,55 @@ def choose_rows(obs, masks, kinds, static, weights, relief, color_weight, thresh
 
 
 @njit(cache=True)
+def choose_state(kind, rules, s, g, player, deck, mask, num_legal, static, weights, relief,
+                 color_weight, threshold, streams, work):
+    """:func:`choose` for ``player`` in game ``g`` of ``s``, read from the state (no
+    observation written), its ``num_legal`` legal actions listed in ``work``
+    (:func:`legal_list`); ``deck``: :func:`rules_deck`. A single legal action is the
+    choice of every policy but a random one (which draws its numbers even then)."""
+    if kind == RANDOM_PLAY:
+        return random_play_choice(mask, static, streams[g])
+    if num_legal == 1:
+        return np.int64(work[_W_LEGAL])
+    if kind == GREEDY:
+        return greedy_state_choice(rules, s, g, player, num_legal, static, color_weight,
+                                   threshold, work)
+    return linear_state_choice(rules, s, g, player, deck, num_legal, static, weights, relief,
+                               work)
+
+
+@njit(cache=True)
 def play_on(rules, s, g, seat, limit, kinds, static, weights, relief, color_weight, threshold,
-            streams, rewards, mask, kinds_held, obs, work):
+            streams, rewards, mask, kinds_held, work):
     """Game ``g`` played on by the policies (row 0 of the tables for ``seat``, row 1 for
     the others) for at most ``limit`` decisions or to its end, adding its rewards to
-    ``rewards``; ``mask``, ``kinds_held``, ``obs`` and ``work`` are the caller's scratch
-    buffers (``kinds_held`` ends as the last decision's)."""
+    ``rewards``; with ``auto_forced`` each decision is followed by the forced ones (as
+    :func:`.kernels.play_forced` plays them, the legal actions of the next decision
+    computed once). ``mask`` (``bool[MASK_SIZE]``), ``kinds_held`` and ``work`` are the
+    caller's scratch buffers."""
+    deck = rules_deck(rules)
+    words = mask.view(np.uint64)
+    fresh = False    # whether mask holds the legal actions of the game as it is
     for _ in range(limit):
         if s.done[g]:
             break
-        legal_row(rules, s, g, mask, kinds_held)
+        if not fresh:
+            legal_row(rules, s, g, mask, kinds_held)
         player = s.current[g]
         k = 0 if player == seat else 1
-        policy_view(rules, s, g, player, obs)
-        a = choose(kinds[k], obs, mask, static[k], weights[k], relief[k], color_weight[k],
-                   threshold[k], streams, g, work)
+        a = choose_state(kinds[k], rules, s, g, player, deck, mask,
+                         legal_words(words, mask, work), static[k], weights[k], relief[k],
+                         color_weight[k], threshold[k], streams, work)
         decide(rules, s, g, a, rewards)
-        play_forced(rules, s, g, rewards)
+        fresh = False
+        if rules.auto_forced:
+            for _ in range(10 * rules.max_turns):
+                legal_row(rules, s, g, mask, kinds_held)
+                fresh = True
+                if mask.sum() != 1:
+                    break
+                decide(rules, s, g, np.argmax(mask), rewards)
+                fresh = False
 
 
 @njit(cache=True)
@@ -370,9 +518,8 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
     ``seats[i]``, row 1 for the others) for ``horizon`` decisions or to its end
     (``horizon`` 0); ``rewards[g]`` sums the game's rewards. A ``RANDOM_PLAY`` policy
     draws from the game's stream ``streams[g]`` (no rows when none does)."""
-    mask = np.empty(NUM_ACTIONS, np.bool_)
+    mask = np.zeros(MASK_SIZE, np.bool_)
     kinds_held = np.empty(NUM_KINDS, np.bool_)
-    obs = policy_buffer(rules)
     work = np.empty(WORK_SIZE)
     limit = horizon if horizon > 0 else 10 * rules.max_turns
     for i in range(games.size):
@@ -380,5 +527,5 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
         if not s.done[g]:
             save(s, g, saved, log)
         play_on(rules, s, g, seats[i], limit, kinds, static, weights, relief, color_weight,
-                threshold, streams, rewards[g], mask, kinds_held, obs, work)
+                threshold, streams, rewards[g], mask, kinds_held, work)
         refresh_mask(rules, s, g, new_masks, kinds_held)

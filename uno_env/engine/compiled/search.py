@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...actions import NUM_ACTIONS
 from ...cards import IS_WILD, KIND_COLOR, NUM_COLORS, NUM_KINDS
 from ..codes import ChallengeGuilty
 from ..rng import GOLDEN
@@ -28,7 +27,7 @@ from ..state import FORCED_PLAY, RESPOND
 from .deal import mix64
 from .kernels import decide, play_forced
 from .legal import wd4_permitted
-from .playouts import WORK_SIZE, play_on, policy_buffer
+from .playouts import MASK_SIZE, WORK_SIZE, play_on
 from .rows import copy_row
 
 #: Salt between a world's game key and the key of the stream its deal is drawn from.
@@ -217,9 +216,8 @@ def play_values(rules, s, num_rows, first, seats, horizon, kinds, static, weight
     p = rules.num_players
     first_rewards = np.zeros(p, np.float32)
     rewards = np.zeros(p, np.float32)
-    mask = np.empty(NUM_ACTIONS, np.bool_)
+    mask = np.zeros(MASK_SIZE, np.bool_)
     kinds_held = np.empty(NUM_KINDS, np.bool_)
-    obs = policy_buffer(rules)
     work = np.empty(WORK_SIZE)
     limit = horizon if horizon > 0 else 10 * rules.max_turns
     for r in range(num_rows):
@@ -230,6 +228,6 @@ def play_values(rules, s, num_rows, first, seats, horizon, kinds, static, weight
             decide(rules, s, r, first[r], first_rewards)
             play_forced(rules, s, r, first_rewards)
         play_on(rules, s, r, seat, limit, kinds, static, weights, relief, color_weight,
-                threshold, streams, rewards, mask, kinds_held, obs, work)
+                threshold, streams, rewards, mask, kinds_held, work)
         tail = 0.0 if s.done[r] else _lead(s, r, seat)
         values[r] = np.float64(first_rewards[seat]) + (np.float64(rewards[seat]) + tail)
