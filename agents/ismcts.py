@@ -12,8 +12,11 @@ policy's own choice is played unless another action beats it in the same worlds
 by more than ``confidence`` standard errors of the paired difference (with a few
 dozen noisy playouts per action, picking the plain best mean plays noise and
 loses to the policy it plays out with). ``budget`` is the number of
-playouts per decision, shared among the legal actions. With ``horizon`` > 0 a
-playout stops after that many decisions and a running game is valued by the
+playouts per decision, shared among the legal actions. The worlds are played in
+two rounds: ``screen`` of them (a quarter by default) first, then the rest only
+for the actions that might still beat the policy's choice (those clearly worse
+are dropped; ``screen=0`` plays every action in every world). With ``horizon`` > 0
+a playout stops after that many decisions and a running game is valued by the
 agent's lead in cards (its hand against the smallest other hand, in (-1, 1)):
 less noise than a game's win or loss, at the price of a bias. With
 ``drew_on_weight`` < 1 the worlds follow a belief about the opponents instead of
@@ -69,10 +72,16 @@ class IsmctsAgent(Agent):
     #: (:meth:`uno_env.Engine.play_policy`: the same decisions, far faster); False steps
     #: the policies in Python (the reference the speed benchmarks compare with).
     compiled_playouts: bool = True
+    #: Standard errors added to an action's mean gain over the default after the first
+    #: round of worlds (``screen``): the action is played on only if the sum is positive.
+    screen_errors: float = 0.5
+    #: Fewest worlds of a first round: a decision with fewer worlds in all is searched in
+    #: one round.
+    screen_min_worlds: int = 8
 
     def __init__(self, budget: int = 96, playout: str = "tuned", horizon: int = 10,
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
-                 opponent: str = "", prior: str = "") -> None:
+                 opponent: str = "", prior: str = "", screen: float = 0.25) -> None:
         from . import make_agent  # the registry imports this module
         if not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget must be a positive integer (playouts per decision), "
@@ -85,7 +94,11 @@ class IsmctsAgent(Agent):
         if not isinstance(drew_on_weight, (int, float)) or not 0 < drew_on_weight <= 1:
             raise ValueError(f"drew_on_weight must be a number in (0, 1], "
                              f"got {drew_on_weight!r}")
+        if not isinstance(screen, (int, float)) or not 0 <= screen < 1:
+            raise ValueError(f"screen must be a number in [0, 1) (the share of the worlds "
+                             f"of a first round), got {screen!r}")
         self.budget = budget
+        self.screen = float(screen)
         self.playout = playout
         self.horizon = horizon
         self.confidence = float(confidence)
@@ -109,7 +122,7 @@ class IsmctsAgent(Agent):
         return (f"IsmctsAgent(budget={self.budget}, playout={self.playout!r}, "
                 f"horizon={self.horizon}, confidence={self.confidence}, "
                 f"drew_on_weight={self.drew_on_weight}, opponent={self.opponent!r}, "
-                f"prior={self.prior!r})")
+                f"prior={self.prior!r}, screen={self.screen})")
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
@@ -136,21 +149,65 @@ class IsmctsAgent(Agent):
                 default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The legal action of each listed game whose playouts beat those of ``default``
         (the prior's choice) by the most, counted in standard errors of the
-        paired difference less ``confidence``; ``default`` when none does."""
+        paired difference less ``confidence``; ``default`` when none does.
+
+        With ``screen`` > 0 the worlds are played in two rounds: a first round of
+        ``screen`` of them for every legal action, after which an action whose mean gain
+        over the default, plus :attr:`screen_errors` standard errors, is not positive is
+        dropped (it would hardly beat the default with all the worlds); the other
+        actions, the default among them, are played in the rest of the worlds (new
+        ones, the same for each of them) and judged over all of them. A decision where
+        every other action is dropped plays the default after the first round."""
+        legal = [np.flatnonzero(row) for row in masks]
+        worlds = [max(1, self.budget // actions.size) for actions in legal]
+        base = [int(np.searchsorted(actions, d)) for actions, d in zip(legal, default,
+                                                                        strict=True)]
+        first = [self._first_round(n) for n in worlds]
+        values = self._values(engine, games, legal, first, rng)
+        kept = [np.arange(actions.size) for actions in legal]
+        more = []
+        for i, (n, m) in enumerate(zip(worlds, first, strict=True)):
+            if m < n:
+                kept[i] = np.flatnonzero(screen(values[i], base[i], self.screen_errors))
+                values[i] = values[i][kept[i]]
+                if kept[i].size > 1:
+                    more.append(i)
+        if more:
+            rest = self._values(engine, games[more], [legal[i][kept[i]] for i in more],
+                                [worlds[i] - first[i] for i in more], rng)
+            for i, value in zip(more, rest, strict=True):
+                values[i] = np.concatenate([values[i], value], axis=1)
         best = np.empty(games.size, np.int64)
-        for i, value in enumerate(self.action_values(engine, games, masks, rng)):
-            legal = np.flatnonzero(masks[i])
-            best[i] = legal[self._pick(value, int(np.searchsorted(legal, default[i])))]
+        for i, value in enumerate(values):
+            rows = kept[i]
+            best[i] = legal[i][rows[self._pick(value, int(np.searchsorted(rows, base[i])))]]
         return best
+
+    def _first_round(self, worlds: int) -> int:
+        """Worlds of the first round of a decision searched in ``worlds`` worlds: ``screen``
+        of them, at least :attr:`screen_min_worlds`; all of them (one round) when that
+        leaves none for a second."""
+        if not self.screen:
+            return worlds
+        first = max(self.screen_min_worlds, int(np.ceil(self.screen * worlds)))
+        return min(first, worlds)
 
     def action_values(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
                       rng: np.random.Generator) -> list[np.ndarray]:
         """Per listed game, ``float64[legal actions, worlds]``: the playout value of each
-        of its legal actions (in action order) in each sampled world; every action is
-        tried in the same worlds. The playouts run in batches of at most
-        :attr:`max_playouts` games (see :func:`playout_batches`)."""
+        of its legal actions (in action order) in each sampled world, all the worlds of
+        the budget (no screening round); every action is tried in the same worlds. The
+        playouts run in batches of at most :attr:`max_playouts` games (see
+        :func:`playout_batches`)."""
         candidates = [np.flatnonzero(row) for row in masks]
         worlds = [max(1, self.budget // legal.size) for legal in candidates]
+        return self._values(engine, games, candidates, worlds, rng)
+
+    def _values(self, engine: Engine, games: np.ndarray, candidates: list[np.ndarray],
+                worlds: list[int], rng: np.random.Generator) -> list[np.ndarray]:
+        """Per listed game, ``float64[actions, worlds]``: the playout value of each action
+        of ``candidates[i]`` (legal ones) in each of ``worlds[i]`` sampled worlds, every
+        action in the same worlds; in batches of at most :attr:`max_playouts` playouts."""
         found: list[list[np.ndarray]] = [[] for _ in candidates]
         for batch in playout_batches([legal.size for legal in candidates], worlds,
                                      self.max_playouts):
@@ -295,6 +352,18 @@ def playout_batches(actions: list[int], worlds: list[int], cap: int
             batches[-1].append((i, n))
             used += n * size
     return [b for b in batches if b]
+
+
+def screen(value: np.ndarray, default: int, errors: float) -> np.ndarray:
+    """``bool[actions]``: the rows of ``value[actions, worlds]`` worth more worlds: the
+    ``default`` row, and each row whose mean gain over it in the same worlds, plus
+    ``errors`` standard errors of that gain, is positive."""
+    gain = value - value[default]
+    worlds = value.shape[1]
+    spread = gain.std(axis=1, ddof=1) if worlds > 1 else np.zeros(len(value))
+    keep = gain.mean(axis=1) + errors * spread / np.sqrt(worlds) > 0
+    keep[default] = True
+    return keep
 
 
 def pick(value: np.ndarray, default: int, confidence: float) -> int:

@@ -355,11 +355,59 @@ def test_ismcts_memory_is_bounded_by_its_playout_cap(monkeypatch) -> None:
     eng = random_positions("official", 3, games=24, seed=1)
     live = np.flatnonzero(~eng.state.done)
     obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
-    agent = make_agent("ismcts:budget=64,horizon=2")
+    agent = make_agent("ismcts:budget=64,horizon=2,screen=0")   # every action, every world
     agent.max_playouts = 100
     chosen = choose_actions(agent, eng, live, obs, masks, np.random.default_rng(0))
     assert masks[np.arange(live.size), chosen].all()
     assert sizes and max(sizes) <= 100 and sum(sizes) >= 64 * (masks.sum(axis=1) > 2).sum()
+
+
+def test_ismcts_screening_keeps_the_default_and_the_actions_that_might_beat_it() -> None:
+    """Rows are actions, columns the worlds of a first round; row 1 is the default. Row 0
+    loses 1 in every world (dropped), row 2 gains 0.67 +- 0.42 (kept), row 3 loses
+    0.33 +- 0.42 (kept with one standard error, dropped with none)."""
+    from uno_agents.ismcts import screen
+
+    value = np.array([[-1.0, -1.0, -1.0, -1.0, -1.0, -1.0],
+                      [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+                      [1.0, 1.0, 1.0, -1.0, 1.0, 1.0],
+                      [1.0, -1.0, 1.0, -1.0, -1.0, -1.0]]) * 0.5 + 0.5
+    np.testing.assert_array_equal(screen(value, 1, 1.0), [False, True, True, True])
+    np.testing.assert_array_equal(screen(value, 1, 0.0), [False, True, True, False])
+    np.testing.assert_array_equal(screen(value[:1], 0, 0.5), [True])
+
+
+def test_ismcts_screening_plays_fewer_playouts_and_no_other_action(monkeypatch) -> None:
+    """With a first round the search plays fewer playouts than its budget, and where every
+    other action is dropped it plays the default; without one (``screen=0``) every legal
+    action is played in every world. The compiled and the Python playouts decide alike."""
+    import uno_agents.ismcts as ismcts
+
+    played = ismcts.IsmctsAgent._batch_values
+    sizes: list[int] = []
+
+    def recording(self, engine, pieces, rng):
+        sizes.append(sum(actions.size * worlds for _, actions, worlds in pieces))
+        return played(self, engine, pieces, rng)
+    monkeypatch.setattr(ismcts.IsmctsAgent, "_batch_values", recording)
+    eng = random_positions("official", 2, games=24, seed=3)
+    live = np.flatnonzero(~eng.state.done)
+    obs, masks = eng.observe(games=live), eng.legal_action_mask(live)
+    legal = masks.sum(axis=1)[(masks.sum(axis=1) > 1) & ~masks[:, [UNO, CATCH, DOBON]].any(axis=1)]
+    full = (64 // legal * legal).sum()
+    chosen = {}
+    for spec in ("ismcts:budget=64,screen=0", "ismcts:budget=64"):
+        for compiled in (True, False):
+            agent = make_agent(spec)
+            agent.compiled_playouts = compiled
+            sizes.clear()
+            chosen[spec, compiled] = choose_actions(agent, eng, live, obs, masks,
+                                                    np.random.default_rng(4))
+            assert masks[np.arange(live.size), chosen[spec, compiled]].all()
+            assert (sum(sizes) == full) if spec.endswith("screen=0") else (sum(sizes) < full)
+        np.testing.assert_array_equal(chosen[spec, True], chosen[spec, False])
+    with pytest.raises(ValueError, match=r"screen must be a number in \[0, 1\)"):
+        make_agent("ismcts:screen=1")
 
 
 def test_ismcts_needs_the_engine() -> None:
