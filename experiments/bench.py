@@ -6,11 +6,13 @@ Prints, as tables:
 * decisions/s of the engine for 1, 64, 1024 and 4096 games (4 players, official
   rules): every step computes the legal mask, observes every acting player,
   picks a random legal action, steps, and resets the games that ended; and for
-  1, 1024 and 4096 games the same without the observation;
+  1, 1024 and 4096 games the same without the observation; on one thread, and at
+  1024 and 4096 games also on two (``Engine(threads=2)``);
 * when ``rlcard`` is installed (the ``bench`` extra), decisions/s of RLCard's UNO
-  with random agents through ``env.run``, and the engine's ratios to it (at
-  4096 and 1024 games with observations, 4096 without, and for one game): the
-  ratios hold on a loaded machine, where every absolute figure drops;
+  (single-threaded) with random agents through ``env.run``, and the engine's ratios
+  to it (at 4096 and 1024 games with observations, 4096 without, and for one game,
+  on one thread; at 4096 games with and without observations on two): the ratios
+  hold on a loaded machine, where every absolute figure drops;
 * decisions/s at 4096 games for every preset;
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
@@ -23,7 +25,9 @@ Prints, as tables:
   heads-up, one game at a time, with its playouts compiled and, beside it,
   stepped in Python as before (:func:`bench_search`);
 * decisions/s of a whole tournament of four ``greedy`` agents at 4 players
-  (:func:`bench_tournament`, as ``experiments/bench_tournament.py`` times them).
+  (:func:`bench_tournament`, as ``experiments/bench_tournament.py`` times them), played
+  inside the compiled engine on one and on two threads, and, as the same-run reference,
+  with every agent called through its ``act`` as before (``tables=False``).
 
 Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]
 [--tournament-games N]``
@@ -56,6 +60,8 @@ from uno_env.tournament_report import print_table
 BATCHES = (1, 64, 1024, 4096)
 #: Batch sizes also measured without the observation (mask + step + autoreset).
 BLIND_BATCHES = (1, 1024, 4096)
+#: Runs also measured on two threads: (games, observe).
+TWO_THREADS = ((1024, True), (4096, True), (4096, False))
 OBSERVE_NAMES = {True: "yes", False: "no"}
 PLAYERS = 4
 #: Batch sizes of the learner (VecEnv) benchmark.
@@ -82,16 +88,16 @@ class Throughput:
 
 def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
                        warmup: float = 1.0, seed: int = 0, observe: bool = True,
-                       backend: str | None = None) -> Throughput:
+                       backend: str | None = None, threads: int = 1) -> Throughput:
     """Decisions per second of random legal play on one engine of ``num_games`` games.
 
     Each step is what a batched RL loop costs the engine: the legal mask, the
     observation of every acting player (``observe=True``), the step, and the
     reset of games that just ended (same-step autoreset). Runs ``warmup``
     seconds first so one-time costs and the opening of the games are not timed.
-    ``backend`` as in :class:`Engine`.
+    ``backend`` and ``threads`` as in :class:`Engine`.
     """
-    engine = Engine(rules, num_games, seed, backend)
+    engine = Engine(rules, num_games, seed, backend, threads)
     rng = np.random.default_rng(seed)
 
     def run(duration: float) -> Throughput:
@@ -361,21 +367,37 @@ def bench_search(calls: int) -> None:
                 ("agent", "compiled playouts", "Python playouts", "ratio"), rows)
 
 
+#: The tournament's ways of playing: (name, threads, tables); the last is the reference.
+TOURNAMENT_MODES = (("in the engine, 1 thread", 1, True), ("in the engine, 2 threads", 2, True),
+                    ("agents' act (reference)", 1, False))
+
+
 def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
     """Decisions/s of whole tournaments of four ``greedy`` agents, official rules at 4
     players (``uno_env.tournament``: engine creation, agent calls, legality checks and the
-    tail of the last games included), best and worst of ``repeat`` runs."""
+    tail of the last games included), best and worst of ``repeat`` runs of each of
+    :data:`TOURNAMENT_MODES`, the runs of the modes taken in turn; the ratio is each
+    mode's best to the reference's best."""
     from uno_env.tournament import tournament
 
     rules = Rules.preset("official", num_players=PLAYERS)
-    tournament(["greedy"] * PLAYERS, rules, min(256, games))   # warm-up
-    runs = [tournament(["greedy"] * PLAYERS, rules, games, batch=batch) for _ in range(repeat)]
-    rates = sorted(r.decisions / r.seconds for r in runs)
+    for _, threads, tables in TOURNAMENT_MODES:   # warm-up
+        tournament(["greedy"] * PLAYERS, rules, min(512, games), threads=threads, tables=tables)
+    runs: dict[str, list] = {name: [] for name, _, _ in TOURNAMENT_MODES}
+    for _ in range(repeat):
+        for name, threads, tables in TOURNAMENT_MODES:
+            runs[name].append(tournament(["greedy"] * PLAYERS, rules, games, batch=batch,
+                                         threads=threads, tables=tables))
+    best = {name: max(r.decisions / r.seconds for r in rs) for name, rs in runs.items()}
+    reference = best[TOURNAMENT_MODES[-1][0]]
+    rows = []
+    for name, rs in runs.items():
+        rates = sorted(r.decisions / r.seconds for r in rs)
+        rows.append((name, f"{rs[0].games:,}", f"{rs[0].decisions:,}", f"{rates[-1]:,.0f}",
+                     f"{rates[0]:,.0f}", f"{best[name] / reference:.1f}x"))
     print_table(f"Tournament, greedy x4, official rules, {PLAYERS} players, batch {batch:,} "
-                "(whole runs)", ("games", "decisions", "decisions/s (best)",
-                                 "decisions/s (worst)"),
-                [(f"{runs[0].games:,}", f"{runs[0].decisions:,}", f"{rates[-1]:,.0f}",
-                  f"{rates[0]:,.0f}")])
+                "(whole runs)", ("played", "games", "decisions", "decisions/s (best)",
+                                 "decisions/s (worst)", "/ reference"), rows)
 
 
 def main() -> None:
@@ -401,22 +423,23 @@ def main() -> None:
     rules = Rules.preset("official", num_players=PLAYERS)
     default = default_backend()
     # the default backend at every size; the numpy reference too when it is not the default
-    runs = [(g, default, True) for g in BATCHES]
-    runs += [(g, default, False) for g in BLIND_BATCHES]
+    runs = [(g, default, True, 1) for g in BATCHES]
+    runs += [(g, default, False, 1) for g in BLIND_BATCHES]
     if default != "numpy":
-        runs += [(BATCHES[0], "numpy", True), (BATCHES[-1], "numpy", True)]
+        runs += [(g, default, observe, 2) for g, observe in TWO_THREADS]
+        runs += [(BATCHES[0], "numpy", True, 1), (BATCHES[-1], "numpy", True, 1)]
     engine_rows, rate = [], {}
-    for g, backend, observe in runs:
+    for g, backend, observe, threads in runs:
         t = measure_throughput(rules, g, seconds=args.seconds, warmup=args.warmup,
-                               backend=backend, observe=observe)
-        rate[g, backend, observe] = t.decisions_per_second
-        engine_rows.append((str(g), backend, OBSERVE_NAMES[observe],
+                               backend=backend, observe=observe, threads=threads)
+        rate[g, backend, observe, threads] = t.decisions_per_second
+        engine_rows.append((str(g), backend, str(threads), OBSERVE_NAMES[observe],
                             f"{t.decisions_per_second:,.0f}", f"{t.games_per_second:,.1f}",
                             f"{1e6 / t.decisions_per_second * g:,.0f}"))
     print_table(f"Engine, official rules, {PLAYERS} players, random legal play "
                 "(mask + observe + step + autoreset)",
-                ("games", "backend", "observe", "decisions/s", "games/s", "us per step"),
-                engine_rows)
+                ("games", "backend", "threads", "observe", "decisions/s", "games/s",
+                 "us per step"), engine_rows)
 
     try:
         import rlcard  # noqa: F401
@@ -428,15 +451,21 @@ def main() -> None:
             r = bench_rlcard(players, args.seconds, args.warmup)
             ratio = {key: f"{value / r.decisions_per_second:,.1f}x"
                      for key, value in rate.items()}
-            rows.append((r.note, str(r.players), f"{r.decisions_per_second:,.0f}",
-                         f"{r.decisions / r.games:.1f}", ratio[BATCHES[-1], default, True],
-                         ratio[BATCHES[-1], default, False], ratio[BATCHES[-2], default, True],
-                         ratio[BATCHES[0], default, True]))
-        print_table("RLCard UNO, random agents, env.run (ratios: the engine's decisions/s "
-                    "in this run / RLCard's)",
-                    ("setup", "players", "decisions/s", "decisions/game",
-                     f"{BATCHES[-1]} games", f"{BATCHES[-1]}, no obs",
-                     f"{BATCHES[-2]} games", f"{BATCHES[0]} game"), rows)
+            row = (r.note, str(r.players), f"{r.decisions_per_second:,.0f}",
+                   f"{r.decisions / r.games:.1f}", ratio[BATCHES[-1], default, True, 1],
+                   ratio[BATCHES[-1], default, False, 1], ratio[BATCHES[-2], default, True, 1],
+                   ratio[BATCHES[0], default, True, 1])
+            if default != "numpy":
+                row = (*row, ratio[BATCHES[-1], default, True, 2],
+                       ratio[BATCHES[-1], default, False, 2])
+            rows.append(row)
+        header = ("setup", "players", "decisions/s", "decisions/game", f"{BATCHES[-1]} games",
+                  f"{BATCHES[-1]}, no obs", f"{BATCHES[-2]} games", f"{BATCHES[0]} game")
+        if default != "numpy":
+            header = (*header, f"{BATCHES[-1]}, 2 threads", f"{BATCHES[-1]}, no obs, 2 threads")
+        print_table("RLCard UNO (one thread), random agents, env.run (ratios: the engine's "
+                    "decisions/s in this run / RLCard's; on one thread unless said)",
+                    header, rows)
 
     preset_rows = []
     for name in PRESETS:

@@ -2,7 +2,8 @@
 
 Plays tournaments of four ``greedy`` agents (and, for comparison, other line-ups)
 on the official rules at 4 players, for several batch sizes, and prints the
-machine, the games, the decisions and the decisions/s of each run. Every number
+machine, the games, the decisions and the decisions/s of each run, for each engine
+thread count of ``--threads`` (the same games). Every number
 is a whole tournament (engine creation, agents, legality checks, the long tail
 of the last games), not a steady-state loop. The first run is a warm-up (the
 compiled engine loads) and is not shown.
@@ -36,6 +37,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per line (best shown)")
     parser.add_argument("--batches", type=int, nargs="+", default=BATCHES)
     parser.add_argument("--line-ups", nargs="+", default=list(LINE_UPS), choices=list(LINE_UPS))
+    parser.add_argument("--threads", type=int, nargs="+", default=[1],
+                        help="engine threads (Engine(threads=...)), one line each")
     args = parser.parse_args(argv)
     rules = Rules.preset("official", num_players=4)
     print_table("machine", ("item", "value"), [
@@ -47,14 +50,15 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.line_ups:
         agents = LINE_UPS[name]
         for batch in args.batches:
-            runs = [tournament(agents, rules, args.games, batch=batch)
-                    for _ in range(args.repeat)]
-            rates = sorted(r.decisions / r.seconds for r in runs)
-            best = runs[0]
-            rows.append((name, f"{batch:,}", f"{best.games:,}", f"{best.decisions:,}",
-                         f"{rates[-1]:,.0f}", f"{rates[0]:,.0f}"))
+            for threads in args.threads:
+                runs = [tournament(agents, rules, args.games, batch=batch, threads=threads)
+                        for _ in range(args.repeat)]
+                rates = sorted(r.decisions / r.seconds for r in runs)
+                best = runs[0]
+                rows.append((name, f"{batch:,}", str(threads), f"{best.games:,}",
+                             f"{best.decisions:,}", f"{rates[-1]:,.0f}", f"{rates[0]:,.0f}"))
     print_table("tournaments, official, 4 players (whole runs)",
-                ("agents", "batch", "games", "decisions", "decisions/s (best)",
+                ("agents", "batch", "threads", "games", "decisions", "decisions/s (best)",
                  "decisions/s (worst)"), rows)
 
 

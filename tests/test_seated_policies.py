@@ -110,6 +110,11 @@ def test_a_tournament_of_table_agents_plays_the_games_of_their_act(threads):
                                       getattr(stepped.records, f.name), err_msg=f.name)
     np.testing.assert_array_equal(compiled.clock.decisions, stepped.clock.decisions)
     assert (compiled.clock.seconds > 0).all()
+    by_act = tournament(["greedy", "tuned", "defender", "greedy"], rules, 600, seed=3,
+                        batch=300, tables=False)
+    for f in dataclasses.fields(compiled.records):
+        np.testing.assert_array_equal(getattr(compiled.records, f.name),
+                                      getattr(by_act.records, f.name), err_msg=f.name)
 
 
 def test_play_policies_refuses_what_it_cannot_play():

@@ -205,15 +205,19 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                batch: int = 4096, chunk: int = 1024, preset: str = "custom",
                on_progress: Callable[[int], None] | None = None,
                ray: str | bool | None = None, backend: str | None = None,
-               rating_rounds: int = ROUNDS, threads: int = 1) -> TournamentResult:
+               rating_rounds: int = ROUNDS, threads: int = 1, tables: bool = True
+               ) -> TournamentResult:
     """Play a tournament of at least ``games`` games between ``agents`` under ``rules``.
 
     ``agents``: specs for :func:`uno_agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
     or agent objects, at least ``rules.num_players`` of them. ``ray``: play the chunks
     as Ray tasks (``True`` for a local Ray, or a cluster address); the results are
     the same as without. ``rating_rounds``: bootstrap resamples of the ratings.
-    ``threads``: the engine's (:class:`uno_env.Engine`; the results are the same). See the
-    module doc for the schedule.
+    ``threads``: the engine's (:class:`uno_env.Engine`; the results are the same).
+    ``tables``: agents that act by a score table (``greedy``, ``tuned``, ``defender``) play
+    whole games inside the compiled engine when every seat of a batch has one (see
+    :func:`uno_env.evaluation.play.play_chunks`); False calls their ``act`` (the same
+    results). See the module doc for the schedule.
     """
     if games < 1:
         raise TournamentError(f"games must be at least 1, got {games}")
@@ -234,6 +238,6 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                               None if ray is True else str(ray), on_progress, backend, clock=clock)
     else:
         records = play_chunks(rules, built, schedule, ids, batch, on_progress, labels, backend,
-                              clock, threads=threads)
+                              clock, threads=threads, tables=tables)
     return TournamentResult(rules, preset, labels, schedule, records,
                             time.perf_counter() - start, clock, rating_rounds)

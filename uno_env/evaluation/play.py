@@ -199,7 +199,8 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
                 chunk_ids: Sequence[int], batch: int = 4096,
                 on_progress: Callable[[int], None] | None = None,
                 labels: Sequence[str] | None = None, backend: str | None = None,
-                clock: Clock | None = None, shrink: bool = True, threads: int = 1) -> Records:
+                clock: Clock | None = None, shrink: bool = True, threads: int = 1,
+                tables: bool = True) -> Records:
     """Play the chunks ``chunk_ids`` of ``schedule``, ``batch`` games at a time.
 
     ``agents`` are agent objects (or specs for the registered factory,
@@ -214,7 +215,8 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
     A batch whose agents all act by a score table (``acts_by_playout_policy``:
     ``greedy``, ``tuned``, ``defender``) is played to its end inside the compiled engine
     (:meth:`uno_env.Engine.play_policies`), with the same games and decisions; each
-    agent's thinking time is then its share of that call, by decisions.
+    agent's thinking time is then its share of that call, by decisions. Without
+    ``tables`` every agent is called through ``act`` (the same results, slower).
     """
     players = [make_agent(a) for a in agents]
     labels = list(labels) if labels is not None else agent_labels(
@@ -228,13 +230,13 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
         n = unit[2] - unit[1]
         if group and size + n > batch:
             parts.append(_play_batch(rules, players, labels, schedule, group, on_progress,
-                                     backend, clock, shrink, threads))
+                                     backend, clock, shrink, threads, tables))
             group, size = [], 0
         group.append(unit)
         size += n
     if group:
         parts.append(_play_batch(rules, players, labels, schedule, group, on_progress, backend,
-                                 clock, shrink, threads))
+                                 clock, shrink, threads, tables))
     if not parts:
         p = rules.num_players
         empty = np.zeros(0, np.int64)
@@ -246,7 +248,8 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
 def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
                 schedule: Schedule, units: Sequence[tuple[int, int, int, int]],
                 on_progress: Callable[[int], None] | None, backend: str | None,
-                clock: Clock | None = None, shrink: bool = True, threads: int = 1) -> Records:
+                clock: Clock | None = None, shrink: bool = True, threads: int = 1,
+                tables: bool = True) -> Records:
     """Play the games of ``units`` (seating, first deal, end deal, chunk id) to the end."""
     seating = np.concatenate([np.full(e - d, s, np.int64) for s, d, e, _ in units])
     deal = np.concatenate([np.arange(d, e, dtype=np.int64) for _, d, e, _ in units])
@@ -266,10 +269,10 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
            "won": np.zeros((n, p), bool), "points": np.zeros((n, p), np.int64),
            "standing": np.zeros((n, p), np.int64)}
     remaining = n
-    tables = _score_tables(players, table[seating], engine)
-    if tables is not None:   # every seat by a score table: whole games in one compiled call
+    by_tables = _score_tables(players, table[seating], engine) if tables else None
+    if by_tables is not None:   # every seat by a score table: whole games in one compiled call
         start = time.perf_counter()
-        _, decisions = engine.play_policies(ids, *tables)
+        _, decisions = engine.play_policies(ids, *by_tables)
         taken += decisions.sum(axis=1)
         if clock is not None:
             entries = table[seating].ravel()
