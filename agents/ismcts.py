@@ -54,6 +54,7 @@ from uno_env.engine import Engine
 from uno_env.engine.observe import OBS_SIZE
 from uno_env.engine.playout import PlayoutPolicy, policy_actions, uses_streams
 from uno_env.engine.state import State
+from uno_env.engine.worlds import search_values
 
 from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
 
@@ -247,7 +248,8 @@ class IsmctsAgent(Agent):
                       rng: np.random.Generator) -> list[np.ndarray]:
         """``float64[legal actions, worlds]`` of each ``(game, legal actions, worlds)`` of
         ``pieces``, all played out as one batch: dealt and played in compiled code when
-        the engine and the playout policies can (:meth:`uno_env.Engine.world_values`),
+        the engine and the playout policies can (:meth:`uno_env.Engine.world_values`, by
+        :func:`uno_env.engine.worlds.search_values`),
         else dealt by :meth:`uno_env.Engine.deal_worlds` and played on an engine of the
         worlds."""
         games = np.array([game for game, _, _ in pieces], np.int64)
@@ -256,8 +258,10 @@ class IsmctsAgent(Agent):
         sizes = np.array([actions.size for actions in legal], np.int64)
         compiled = None if self._random_playouts() else self._compiled_policies(engine)
         if compiled is not None:
-            return engine.world_values(games, legal, worlds, *compiled, horizon=self.horizon,
-                                       rng=rng, drew_on_weight=self.drew_on_weight)
+            # Engine.world_values without re-checking what the search built (legal actions
+            # of running games): the same values
+            return search_values(engine, games, legal, worlds, *compiled, self.horizon, rng,
+                                 self.drew_on_weight)
         state = engine.deal_worlds(games, worlds, rng, repeats=sizes,
                                    drew_on_weight=self.drew_on_weight)
         first_actions = np.repeat(np.concatenate(legal), np.repeat(worlds, sizes))

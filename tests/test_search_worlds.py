@@ -90,3 +90,26 @@ def test_world_values_check_their_input() -> None:
     with pytest.raises(NotImplementedError):
         Engine(Rules(num_players=2), 1, 0, "numpy").world_values([0], [legal], [2], tuned,
                                                                  rng=rng)
+
+
+@pytest.mark.parametrize(("preset", "players", "spec"), [
+    ("official", 2, "ismcts:horizon=10"), ("no_mercy", 3, "ismcts:horizon=0,opponent=random_play")])
+def test_search_values_are_world_values_without_the_checks(preset, players, spec) -> None:
+    """The search's unchecked call gives Engine.world_values' values from the same numbers."""
+    from uno_agents import make_agent
+    from uno_env.engine.worlds import search_values
+
+    eng = random_positions(preset, players, games=12, seed=2)
+    games = np.flatnonzero(~eng.state.done)
+    masks = eng.legal_action_mask(games)
+    actions = [np.flatnonzero(row) for row in masks]
+    worlds = np.arange(games.size, dtype=np.int64) % 4 + 2
+    agent = make_agent(spec)
+    policies = agent._compiled_policies(eng)
+    checked = eng.world_values(games, actions, worlds, *policies, horizon=agent.horizon,
+                               rng=np.random.default_rng(5), drew_on_weight=0.5)
+    unchecked = search_values(eng, games, actions, worlds, *policies, agent.horizon,
+                              np.random.default_rng(5), 0.5)
+    for a, b, n, legal in zip(checked, unchecked, worlds, actions, strict=True):
+        assert b.shape == (legal.size, n)
+        np.testing.assert_array_equal(a, b)
