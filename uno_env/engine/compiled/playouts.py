@@ -110,7 +110,7 @@ def legal_list(mask, work):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_words(words, mask, work):
     """:func:`legal_list` of a mask of :data:`MASK_SIZE` read eight actions at a time
     (``words``: the mask as ``uint64``; most words hold no legal action)."""
@@ -124,7 +124,7 @@ def legal_words(words, mask, work):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _linear_pick(num_legal, static, weights, relief, w, hand, hand_at, deck, own_size, color,
                  phase, pending, wilds, min_size, num_present, heads_up, nxt, previous,
                  after_next, after_draw_prev):
@@ -203,7 +203,7 @@ def _linear_pick(num_legal, static, weights, relief, w, hand, hand_at, deck, own
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _neighbours(clockwise, first, last, second_cw, second_ccw):
     """Offsets (0-based) of the next seat, the previous one and the one after the next,
     from the first, last and second seats present in each direction."""
@@ -285,7 +285,7 @@ def rules_deck(rules):
     return _first_max(rules.rules_vec, _DECK_FLAGS - _RULES, _NUM_DECKS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def linear_state_choice(rules, s, g, player, deck, num_legal, static, weights, relief, work):
     """:func:`linear_choice` for ``player`` in game ``g`` of ``s``, read from the state
     instead of an observation (the same numbers, without writing one), among the
@@ -459,7 +459,7 @@ def choose_rows(obs, masks, kinds, static, weights, relief, color_weight, thresh
                         color_weight[0], threshold[0], no_streams, 0, work)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_state(kind, rules, s, g, player, deck, mask, num_legal, static, weights, relief,
                  color_weight, threshold, streams, work):
     """:func:`choose` for ``player`` in game ``g`` of ``s``, read from the state (no
