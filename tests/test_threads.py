@@ -10,7 +10,6 @@ from uno_env import Engine, Rules
 from uno_env.engine.core import EngineError
 
 pytest.importorskip("numba")
-import numba  # noqa: E402
 
 #: Enough games for a call to run on the threads (PARALLEL_GAMES is 256).
 GAMES = 300
@@ -45,19 +44,9 @@ def test_two_threads_play_the_games_of_one_bit_for_bit(rules):
         np.testing.assert_array_equal(a, b)
 
 
-def test_the_results_do_not_depend_on_the_threads_numba_runs():
-    """An engine of 2 threads on a numba capped at 1 thread, and one of 3 threads (more
-    blocks than cores), play the same games."""
+def test_more_threads_than_cores_play_the_same_games():
     rules = RULES[0]
-    reference = play(rules, threads=1, steps=30)[0]
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        capped = play(rules, threads=2, steps=30)[0]
-    finally:
-        numba.set_num_threads(before)
-    assert_same_state(reference, capped)
-    assert_same_state(reference, play(rules, threads=3, steps=30)[0])
+    assert_same_state(play(rules, threads=1, steps=30)[0], play(rules, threads=5, steps=30)[0])
 
 
 def test_a_game_is_the_same_in_a_batch_of_any_size_on_any_threads():

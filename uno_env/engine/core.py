@@ -95,9 +95,9 @@ class Engine:
     games keep their final state (and ignore actions) until ``reset``.
     ``backend`` chooses how the rules run (see :data:`BACKENDS`; default
     :func:`default_backend`); it changes the speed, never the games. ``threads``
-    (``numba`` backend; default 1): large calls (256 games or more) run on up to that
-    many of numba's threads, a block of games each, with the same results as on one
-    (``numba.set_num_threads`` and ``NUMBA_NUM_THREADS`` cap the threads used).
+    (``numba`` backend; default 1): large calls (256 games or more) run in that many
+    blocks of games at once, one thread each, with the same results as on one thread
+    (worth it only where that many cores are otherwise idle).
     """
 
     def __init__(self, rules: Rules | None = None, num_games: int = 1,

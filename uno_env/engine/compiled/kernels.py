@@ -58,7 +58,7 @@ def play_forced(rules, s, g, rewards):
         decide(rules, s, g, np.argmax(mask), rewards)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def legal_masks(rules, s, games, out):
     kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
@@ -93,7 +93,7 @@ def save(s, g, saved, log):
     copy_row(s, g, saved, k)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
     """Check every action first; if all running games' actions are legal, apply them.
 
@@ -159,7 +159,7 @@ def play_random_games(rules, s, games, until, streams, rewards, new_masks, saved
         refresh_mask(rules, s, g, new_masks, kinds)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reset_games(rules, s, games, keys, new_masks):
     unused = np.zeros(rules.num_players, np.float32)
     kinds = np.empty(NUM_KINDS, np.bool_)
@@ -179,7 +179,7 @@ def reset_games(rules, s, games, keys, new_masks):
         refresh_mask(rules, s, g, new_masks, kinds)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def observe_games(rules, s, games, players, out):
     for i in range(games.size):
         observe_row(rules, s, games[i], players[i], out[i])
@@ -207,9 +207,9 @@ class NumbaBackend:
     Works in place on a :class:`State`'s arrays; every method takes the indices of
     the games to work on (``int64[n]``). The methods that change games take
     ``new_masks``: ``bool[G, A]`` legal masks of all games, whose rows of the
-    changed games they rewrite, or None. ``threads`` above 1: calls over
-    :data:`PARALLEL_GAMES` games or more are cut into that many blocks of games run on
-    numba's threads (:mod:`.parallel`), with the same results as on one thread.
+    changed games they rewrite, or None. ``threads`` above 1: calls of
+    :data:`PARALLEL_GAMES` games or more are cut into that many blocks of games, run at
+    once on as many threads (:mod:`.parallel`), with the same results as on one thread.
     """
 
     def __init__(self, rules: Rules, threads: int = 1) -> None:
@@ -281,8 +281,10 @@ class NumbaBackend:
         out = np.empty((games.size, NUM_ACTIONS), bool)
         blocks = self._blocks(games)
         if blocks > 1:
-            from .parallel import legal_parallel
-            legal_parallel(self.rules, self._arrays(state), games, out, blocks)
+            from .parallel import in_blocks
+            s = self._arrays(state)
+            in_blocks(legal_masks, blocks, games.size, lambda first, end: (
+                self.rules, s, games[first:end], out[first:end]))
         else:
             legal_masks(self.rules, self._arrays(state), games, out)
         return out
@@ -298,15 +300,20 @@ class NumbaBackend:
         masks = _NO_MASKS if masks is None else masks
         blocks = self._blocks(games)
         if blocks > 1:
-            from .parallel import step_parallel
-            saved, log = self._undo_log(state, games, whole=True)
-            failed = np.zeros(blocks, np.bool_)
-            bad = step_parallel(self.rules, self._arrays(state), games, actions, rewards, masks,
-                                _new(new_masks), blocks, failed)
-            if not failed.any():
+            from .parallel import first_illegal, in_blocks
+            s = self._arrays(state)
+            bad = first_illegal(self.rules, s, games, actions, masks)
+            if bad >= 0:
                 return bad
-            self.undo(state)   # every game back, then the one-thread kernel meets the error
-            rewards[...] = 0
+            saved, log = self._undo_log(state, games, whole=True)
+            try:
+                in_blocks(step_games, blocks, games.size, lambda first, end: (
+                    self.rules, s, games[first:end], actions[first:end], rewards, masks,
+                    _new(new_masks), saved, log))
+                return -1
+            except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
+                self.undo(state)
+                rewards[...] = 0
         return step_games(self.rules, self._arrays(state), games, actions, rewards,
                           masks, _new(new_masks), *self._undo_log(state, games))
 
@@ -314,12 +321,14 @@ class NumbaBackend:
               new_masks: np.ndarray | None) -> None:
         blocks = self._blocks(games)
         if blocks > 1:
-            from .parallel import reset_parallel
-            failed = np.zeros(blocks, np.bool_)
-            reset_parallel(self.rules, self._arrays(state), games, keys, _new(new_masks),
-                           blocks, failed)
-            if not failed.any():
-                return   # else the one-thread kernel deals them all again, meeting the error
+            from .parallel import in_blocks
+            s = self._arrays(state)
+            try:
+                in_blocks(reset_games, blocks, games.size, lambda first, end: (
+                    self.rules, s, games[first:end], keys[first:end], _new(new_masks)))
+                return
+            except Exception:  # noqa: BLE001 - dealt again on one thread, which raises it
+                pass
         reset_games(self.rules, self._arrays(state), games, keys, _new(new_masks))
 
     def play_random(self, state: State, games: np.ndarray, until: np.ndarray,
@@ -373,8 +382,10 @@ class NumbaBackend:
         out = np.empty((games.size, OBS_SIZE), np.float32)
         blocks = self._blocks(games)
         if blocks > 1:
-            from .parallel import observe_parallel
-            observe_parallel(self.rules, self._arrays(state), games, players, out, blocks)
+            from .parallel import in_blocks
+            s = self._arrays(state)
+            in_blocks(observe_games, blocks, games.size, lambda first, end: (
+                self.rules, s, games[first:end], players[first:end], out[first:end]))
         else:
             observe_games(self.rules, self._arrays(state), games, players, out)
         return out
@@ -384,19 +395,21 @@ class NumbaBackend:
                     new_masks: np.ndarray | None) -> None:
         """Play in ``games`` by a policy table per seat (see
         :func:`.seated.play_seated_games`)."""
-        from .seated import play_seated_games, play_seated_parallel
+        from .seated import play_seated_games
         s = self._arrays(state)
         blocks = self._blocks(games)
         if blocks > 1:
+            from .parallel import in_blocks
             saved, log = self._undo_log(state, games, whole=True)
-            failed = np.zeros(blocks, np.bool_)
             before = decisions.copy()
-            play_seated_parallel(self.rules, s, games, rows, horizon, *tables, decisions,
-                                 rewards, _new(new_masks), saved, log, blocks, failed)
-            if not failed.any():
+            try:
+                in_blocks(play_seated_games, blocks, games.size, lambda first, end: (
+                    self.rules, s, games[first:end], rows[first:end], horizon, *tables,
+                    decisions, rewards, _new(new_masks), saved, log))
                 return
-            self.undo(state)   # every game back, then the one-thread kernel meets the error
-            decisions[...] = before
-            rewards[...] = 0
+            except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
+                self.undo(state)
+                decisions[...] = before
+                rewards[...] = 0
         play_seated_games(self.rules, s, games, rows, horizon, *tables, decisions, rewards,
                           _new(new_masks), *self._undo_log(state, games))

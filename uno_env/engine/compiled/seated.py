@@ -12,7 +12,7 @@ makes. The decisions of each seat are counted.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...actions import NUM_ACTIONS
 from ...cards import NUM_COLORS, NUM_KINDS
@@ -20,7 +20,6 @@ from ..observe import OBS_SIZE, VIEW_SLICES
 from ..state import NUM_PHASES
 from .kernels import decide, play_forced, refresh_mask, save
 from .legal import legal_row
-from .parallel import block_bounds
 from .playouts import WORK_SIZE, choose
 
 _V = VIEW_SLICES
@@ -120,7 +119,7 @@ def _play_block(rules, s, games, rows, limit, kinds, static, weights, relief, co
         refresh_mask(rules, s, g, new_masks, kinds_held)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_seated_games(rules, s, games, rows, horizon, kinds, static, weights, relief,
                       color_weight, threshold, decisions, rewards, new_masks, saved, log):
     """Each listed game played on by the policies, seat ``p`` by table row ``rows[i, p]``,
@@ -129,27 +128,3 @@ def play_seated_games(rules, s, games, rows, horizon, kinds, static, weights, re
     limit = horizon if horizon > 0 else 10 * rules.max_turns
     _play_block(rules, s, games, rows, limit, kinds, static, weights, relief, color_weight,
                 threshold, decisions, rewards, new_masks, saved, log, 0, games.size)
-
-
-@njit(cache=True)
-def _play_guarded(rules, s, games, rows, limit, kinds, static, weights, relief, color_weight,
-                  threshold, decisions, rewards, new_masks, saved, log, first, end, failed, b):
-    try:
-        _play_block(rules, s, games, rows, limit, kinds, static, weights, relief, color_weight,
-                    threshold, decisions, rewards, new_masks, saved, log, first, end)
-    except Exception:  # noqa: BLE001 - reported through failed, replayed on one thread
-        failed[b] = True
-
-
-@njit(cache=True, parallel=True)
-def play_seated_parallel(rules, s, games, rows, horizon, kinds, static, weights, relief,
-                         color_weight, threshold, decisions, rewards, new_masks, saved, log,
-                         blocks, failed):
-    """:func:`play_seated_games` over ``blocks`` blocks of games (see :mod:`.parallel`); the
-    caller has saved the whole state (``log[0] == -1``)."""
-    limit = horizon if horizon > 0 else 10 * rules.max_turns
-    for b in prange(blocks):
-        first, end = block_bounds(games.size, blocks, b)
-        _play_guarded(rules, s, games, rows, limit, kinds, static, weights, relief,
-                      color_weight, threshold, decisions, rewards, new_masks, saved, log,
-                      first, end, failed, b)
