@@ -4,7 +4,8 @@
 
 Plays the agent in every seat of ``--batch`` games at once for ``--decisions``
 calls and prints decisions per second of wall time and of process CPU time (the
-CPU figure is what the agent costs on its own core when the machine is shared).
+CPU figure is what the agent costs on its own core when the machine is shared),
+with the machine's load average before and after.
 ``--python-playouts`` times a search with its playouts stepped by the agents in
 Python (the way before compiled playouts: the reference the speed-up is measured
 against).
@@ -13,6 +14,7 @@ against).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from uno_agents import make_agent
@@ -37,9 +39,19 @@ def main() -> None:
         agent.compiled_playouts = False
     decisions_per_second(agent, rules, 1, 20)          # warm-up: kernels, caches
     for batch in args.batch or [1]:
+        before = load_average()
         wall, cpu = decisions_per_second(agent, rules, batch, args.decisions)
         print(f"{args.spec}, {args.preset}, {args.players} players, {batch} games at once: "
-              f"{wall:.1f} decisions/s (wall), {cpu:.1f} decisions/s (CPU)")
+              f"{wall:.1f} decisions/s (wall), {cpu:.1f} decisions/s (CPU), load average "
+              f"{before} -> {load_average()}")
+
+
+def load_average() -> str:
+    """The machine's one-minute load average (``?`` where the system has none)."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):
+        return "?"
 
 
 if __name__ == "__main__":
