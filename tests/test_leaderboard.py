@@ -79,3 +79,19 @@ def test_a_bad_agent_or_output_fails_before_any_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="does not exist"):
         leaderboard.run(TINY, tmp_path / "no" / "a.md", tmp_path / "a.json", "x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_exploitability_merges_the_probe_of_each_table_size(tmp_path: Path) -> None:
+    def probe(players: int, target: str, rate: float) -> Path:
+        path = tmp_path / f"exploit-{players}p.json"
+        row = {"target": target, "exploiter": {"win_rate": rate, "low": rate - 0.01,
+                                               "high": rate + 0.01}}
+        path.write_text(json.dumps({"command": f"exploit {players}", "players": players,
+                                    "rows": [row]}))
+        return path
+
+    found = leaderboard.exploitability(probe(2, "tuned", 0.52), probe(4, "tuned", 0.27),
+                                       tmp_path / "missing.json")
+    assert set(found) == {"2:tuned", "4:tuned"}
+    assert found["2:tuned"]["win_rate"] == 0.52 and found["4:tuned"]["win_rate"] == 0.27
+    assert found["4:tuned"]["command"] == "exploit 4"

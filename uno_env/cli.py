@@ -249,7 +249,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
                                              args.rating_rounds)
         leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,
-                        exploit=Path(args.exploit), say=lambda text: print(text, flush=True))
+                        exploit=[Path(p) for p in args.exploit.split(",") if p],
+                        say=lambda text: print(text, flush=True))
     print(f"wrote {out} and {record}")
     return 0
 
@@ -379,8 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="bootstrap resamples of the ratings (default 200; --tiny: 20)")
     led.add_argument("--out", help="the page (default docs/leaderboard.md)")
     led.add_argument("--json", help="the record (default docs/results/leaderboard.json)")
-    led.add_argument("--exploit", default="docs/results/exploit.json",
-                     help="an experiments/exploit.py record to read exploitability from")
+    led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json",
+                     help="experiments/exploit.py records to read exploitability from, "
+                          "comma-separated (default: the heads-up and the 4-player probe)")
     led.set_defaults(func=cmd_leaderboard)
 
     pre = sub.add_parser("presets", help="list the rule presets")

@@ -190,16 +190,21 @@ def play_table(settings: Settings, players: int, progress: Path, resume: bool, j
 # --- the record -------------------------------------------------------------------------------
 
 
-def exploitability(path: Path) -> dict[str, dict[str, Any]]:
-    """Exploiter win rates by target spec from an ``experiments/exploit.py`` record
-    (empty without one)."""
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    players = record.get("players", 2)
-    return {f"{players}:{row['target']}": {**row["exploiter"], "command": record.get("command")}
-            for row in record.get("rows", []) if "target" in row and "exploiter" in row}
+def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
+    """Exploiter win rates keyed ``"<players>:<target spec>"`` from ``experiments/exploit.py``
+    records (one per table size, e.g. heads-up and 4 players); a missing or unreadable
+    record adds nothing."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        players = record.get("players", 2)
+        found.update({f"{players}:{row['target']}": {**row["exploiter"],
+                                                     "command": record.get("command")}
+                      for row in record.get("rows", []) if "target" in row and "exploiter" in row})
+    return found
 
 
 def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -323,7 +328,7 @@ def markdown(record: dict[str, Any]) -> str:
 
 
 def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: bool = False,
-        jobs: int = 1, exploit: Path | None = None,
+        jobs: int = 1, exploit: Sequence[Path] = (),
         say: Callable[[str], None] = print) -> dict[str, Any]:
     """Play both tables and write the page and its record (atomically; progress beside
     the record, removed at the end)."""
@@ -334,7 +339,7 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
         seatings(len(specs), players)
     load_before = load_average()
     start = time.perf_counter()
-    exploits = exploitability(exploit) if exploit else {}
+    exploits = exploitability(*exploit)
     results = []
     for players, _, _ in settings.tables():
         progress = out_json.with_name(f".{out_json.stem}-{players}p.progress.npz")
