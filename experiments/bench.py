@@ -29,9 +29,14 @@ Prints, as tables:
   inside the compiled engine on one and on two threads, and, as the same-run reference,
   with every agent called through its ``act`` as before (``tables=False``).
 
+With ``--rounds N`` it prints only the engine's ratios to RLCard, measured in N
+interleaved rounds (every engine line, then RLCard, then again), each round's and
+their medians: on a shared machine whose load changes from minute to minute the
+ratio of measurements taken seconds apart holds better than one of measurements
+minutes apart (:func:`bench_ratios`).
+
 Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]
-[--tournament-games N]``
-(``make bench``).
+[--tournament-games N] [--rounds N]`` (``make bench``).
 """
 
 from __future__ import annotations
@@ -400,6 +405,34 @@ def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
                                  "decisions/s (worst)", "/ reference"), rows)
 
 
+#: The engine lines of the interleaved ratios: (games, observe, threads).
+RATIO_LINES = ((4096, True, 1), (4096, True, 2), (4096, False, 1), (4096, False, 2),
+               (1024, True, 1))
+
+
+def bench_ratios(rounds: int, seconds: float, warmup: float) -> None:
+    """The engine's decisions/s (:data:`RATIO_LINES`, official rules, 4 players) over
+    RLCard's (4 players via ``env.game.configure``, one thread) in ``rounds`` rounds, each
+    measuring every line and then RLCard; prints each round's ratios and their medians."""
+    rules = Rules.preset("official", num_players=PLAYERS)
+    ratios = []
+    for _ in range(rounds):
+        rates = [measure_throughput(rules, g, seconds, warmup, observe=observe,
+                                    threads=threads).decisions_per_second
+                 for g, observe, threads in RATIO_LINES]
+        reference = bench_rlcard(PLAYERS, seconds, warmup).decisions_per_second
+        ratios.append([r / reference for r in rates] + [reference])
+    table = np.array(ratios)
+    header = (*(f"{g}{'' if observe else ', no obs'}, {threads} thread{'s' * (threads > 1)}"
+                for g, observe, threads in RATIO_LINES), "RLCard decisions/s")
+    rows = [(str(i + 1), *(f"{x:.1f}x" for x in row[:-1]), f"{row[-1]:,.0f}")
+            for i, row in enumerate(table)]
+    median = np.median(table, axis=0)
+    rows.append(("median", *(f"{x:.1f}x" for x in median[:-1]), f"{median[-1]:,.0f}"))
+    print_table("The engine's decisions/s / RLCard env.run's (4 players, one thread), "
+                "interleaved rounds", ("round", *header), rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="timed run per line")
@@ -408,6 +441,8 @@ def main() -> None:
                         help="timed search calls per agent and playout mode (0: no search table)")
     parser.add_argument("--tournament-games", type=int, default=16384,
                         help="games of the greedy x4 tournament, batch 4096 (0: none)")
+    parser.add_argument("--rounds", type=int, default=0,
+                        help="only the ratios to RLCard, in this many interleaved rounds")
     args = parser.parse_args()
 
     print_table("Machine", ("item", "value"), [
@@ -419,6 +454,10 @@ def main() -> None:
         ("load average (1 min, at start)", load_average()),
         ("date", time.strftime("%Y-%m-%d")),
     ])
+    if args.rounds:
+        bench_ratios(args.rounds, args.seconds, args.warmup)
+        print(f"load average (1 min) at the end: {load_average()}")
+        return
 
     rules = Rules.preset("official", num_players=PLAYERS)
     default = default_backend()
