@@ -65,8 +65,8 @@ strategies: $(VENV)/.test-installed
 	$(BIN)/python experiments/strategies.py --jobs $(JOBS)
 
 # The canonical leaderboard: every shipped agent on the published deals, heads-up and at
-# 4 players; writes docs/leaderboard.md and docs/results/leaderboard.json (about 5
-# minutes on 2 cores). `make leaderboard RESUME=--resume` continues a stopped run.
+# 4 players; writes docs/leaderboard.md and docs/results/leaderboard.json (under a
+# minute on 2 cores). `make leaderboard RESUME=--resume` continues a stopped run.
 leaderboard: $(VENV)/.test-installed
 	$(BIN)/uno-env leaderboard --jobs $(JOBS) $(RESUME)
 
