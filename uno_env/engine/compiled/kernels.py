@@ -94,15 +94,9 @@ def save(s, g, saved, log):
 
 
 @njit(cache=True, nogil=True)
-def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
-    """Check every action first; if all running games' actions are legal, apply them.
-
-    ``masks`` holds the legal masks of all games (row ``g`` for game ``g``) when the
-    caller has them, else no rows and the masks are computed. Returns -1, or the position
-    in ``games`` of the first illegal action (and then changes nothing). Finished
-    games are skipped. ``new_masks``: see :func:`refresh_mask`; ``saved``, ``log``: see
-    :func:`save`.
-    """
+def first_illegal(rules, s, games, actions, masks):
+    """The position in ``games`` of the first running game whose action is not legal, or
+    -1 (``masks``: the legal masks of all games, or no rows to compute them)."""
     mask = np.empty(NUM_ACTIONS, np.bool_)
     kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
@@ -119,6 +113,23 @@ def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
             legal_row(rules, s, g, mask, kinds)
             if not mask[a]:
                 return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
+    """Check every action first; if all running games' actions are legal, apply them.
+
+    ``masks`` holds the legal masks of all games (row ``g`` for game ``g``) when the
+    caller has them, else no rows and the masks are computed. Returns -1, or the position
+    in ``games`` of the first illegal action (and then changes nothing). Finished
+    games are skipped. ``new_masks``: see :func:`refresh_mask`; ``saved``, ``log``: see
+    :func:`save`.
+    """
+    bad = first_illegal(rules, s, games, actions, masks)
+    if bad >= 0:
+        return bad
+    kinds = np.empty(NUM_KINDS, np.bool_)
     for i in range(games.size):
         g = games[i]
         if not s.done[g]:
@@ -300,7 +311,7 @@ class NumbaBackend:
         masks = _NO_MASKS if masks is None else masks
         blocks = self._blocks(games)
         if blocks > 1:
-            from .parallel import first_illegal, in_blocks
+            from .parallel import in_blocks
             s = self._arrays(state)
             bad = first_illegal(self.rules, s, games, actions, masks)
             if bad >= 0:

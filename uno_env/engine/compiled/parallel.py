@@ -9,7 +9,7 @@ calls, unlike a spinning OpenMP team, and a pool thread that starts late finds t
 pieces already taken instead of holding the call up). The engine uses this for large calls when it
 is given more than one thread (``Engine(threads=...)``).
 
-A changing call checks every action before any block starts (:func:`first_illegal`),
+A changing call checks every action before any block starts (:func:`.kernels.first_illegal`),
 and saves the whole state first; when a block meets an error, the engine puts every
 game back and replays the call on one thread, which raises the error itself and
 undoes it again, so a failed call still changes no game.
@@ -23,37 +23,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import numpy as np
-from numba import njit
-
-from ...actions import NUM_ACTIONS
-from ...cards import NUM_KINDS
-from .legal import legal_row
-
 _pool: ThreadPoolExecutor | None = None
-
-
-@njit(cache=True, nogil=True)
-def first_illegal(rules, s, games, actions, masks):
-    """The position in ``games`` of the first running game whose action is not legal, or
-    -1 (``masks``: the legal masks of all games, or no rows to compute them)."""
-    mask = np.empty(NUM_ACTIONS, np.bool_)
-    kinds = np.empty(NUM_KINDS, np.bool_)
-    for i in range(games.size):
-        g = games[i]
-        if s.done[g]:
-            continue
-        a = actions[i]
-        if a < 0 or a >= NUM_ACTIONS:
-            return i
-        if masks.shape[0] > 0:
-            if not masks[g, a]:
-                return i
-        else:
-            legal_row(rules, s, g, mask, kinds)
-            if not mask[a]:
-                return i
-    return -1
 
 
 #: Pieces of work per thread: a thread that starts late (its core busy with other
