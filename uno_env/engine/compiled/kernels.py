@@ -7,6 +7,8 @@ indices of the games to work on; the engine's public methods call them through
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
 
@@ -234,6 +236,8 @@ class NumbaBackend:
         self._log = np.zeros(1, np.int64)        # rows saved and their games (see save)
         self._worlds: State | None = None      # where world_values deals and plays
         self._worlds_struct: object = None
+        self._own: dict[int, tuple[object, object, object]] = {}   # see _structs_here
+        self._own_of: tuple[State | None, State | None] = (None, None)
 
     def __getstate__(self) -> dict:
         """Pickled as its rules: the structs are rebuilt on loading."""
@@ -251,6 +255,23 @@ class NumbaBackend:
         if state is not self._state:
             self._state, self._struct = state, state_struct(state)
         return self._struct
+
+    def _structs_here(self, state: State) -> tuple[object, object, object]:
+        """The rules, ``state`` and undo-copy structs for the calling thread's block.
+
+        A struct holds its arrays' reference counts, which compiled code updates at
+        every use; two threads reading one struct update the same counts at once and
+        contend for them (two threads were slower than one). Each thread therefore gets
+        structs of its own over the same arrays, built once per state."""
+        if self._own_of != (state, self._saved):
+            self._own, self._own_of = {}, (state, self._saved)
+        key = threading.get_ident()
+        own = self._own.get(key)
+        if own is None:
+            saved = self._saved if self._saved is not None else state
+            own = self._own[key] = (rules_struct(self._rules), state_struct(state),
+                                    state_struct(saved))
+        return own
 
     def _undo_log(self, state: State, games: np.ndarray, whole: bool = False
                   ) -> tuple[object, np.ndarray]:
@@ -293,9 +314,8 @@ class NumbaBackend:
         blocks = self._blocks(games)
         if blocks > 1:
             from .parallel import in_blocks
-            s = self._arrays(state)
             in_blocks(legal_masks, blocks, games.size, lambda first, end: (
-                self.rules, s, games[first:end], out[first:end]))
+                *self._structs_here(state)[:2], games[first:end], out[first:end]))
         else:
             legal_masks(self.rules, self._arrays(state), games, out)
         return out
@@ -319,8 +339,8 @@ class NumbaBackend:
             saved, log = self._undo_log(state, games, whole=True)
             try:
                 in_blocks(step_games, blocks, games.size, lambda first, end: (
-                    self.rules, s, games[first:end], actions[first:end], rewards, masks,
-                    _new(new_masks), saved, log))
+                    *self._structs_here(state)[:2], games[first:end], actions[first:end],
+                    rewards, masks, _new(new_masks), self._structs_here(state)[2], log))
                 return -1
             except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
                 self.undo(state)
@@ -333,10 +353,10 @@ class NumbaBackend:
         blocks = self._blocks(games)
         if blocks > 1:
             from .parallel import in_blocks
-            s = self._arrays(state)
             try:
                 in_blocks(reset_games, blocks, games.size, lambda first, end: (
-                    self.rules, s, games[first:end], keys[first:end], _new(new_masks)))
+                    *self._structs_here(state)[:2], games[first:end], keys[first:end],
+                    _new(new_masks)))
                 return
             except Exception:  # noqa: BLE001 - dealt again on one thread, which raises it
                 pass
@@ -394,9 +414,9 @@ class NumbaBackend:
         blocks = self._blocks(games)
         if blocks > 1:
             from .parallel import in_blocks
-            s = self._arrays(state)
             in_blocks(observe_games, blocks, games.size, lambda first, end: (
-                self.rules, s, games[first:end], players[first:end], out[first:end]))
+                *self._structs_here(state)[:2], games[first:end], players[first:end],
+                out[first:end]))
         else:
             observe_games(self.rules, self._arrays(state), games, players, out)
         return out
@@ -415,8 +435,9 @@ class NumbaBackend:
             before = decisions.copy()
             try:
                 in_blocks(play_seated_games, blocks, games.size, lambda first, end: (
-                    self.rules, s, games[first:end], rows[first:end], horizon, *tables,
-                    decisions, rewards, _new(new_masks), saved, log))
+                    *self._structs_here(state)[:2], games[first:end], rows[first:end],
+                    horizon, *tables, decisions, rewards, _new(new_masks),
+                    self._structs_here(state)[2], log))
                 return
             except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
                 self.undo(state)
