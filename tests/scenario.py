@@ -164,3 +164,15 @@ def hidden_cards(eng: Engine, game: int, seat: int) -> np.ndarray:
     others[known_seats(eng.rules, seat)] = False
     return (s.hands[game, others].sum(axis=0, dtype=np.int64)
             + pile_counts(s, np.array([game]))[0])
+
+
+def damage_hand(engine: Engine, game: int) -> None:
+    """Damage the hand of the seat after the one to move in ``game`` (a count of -1 with a
+    hand size over a ``mercy_limit`` of 25), so that the elimination check after that
+    game's next decision fails inside the engine: how tests reach an internal error."""
+    s = engine.state
+    seat = (int(s.current[game]) + 1) % engine.num_players
+    s.hands[game, seat] = 0
+    s.hands[game, seat, 0] = -1
+    s.hand_size[game, seat] = 30
+    engine.state = s

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scenario import (
     assert_census,
     assert_same_state,
+    damage_hand,
     eager_actions,
     make,
     random_actions,
@@ -97,12 +98,7 @@ def broken_batch(games: int = 6) -> tuple[Engine, np.ndarray, int]:
     elimination check after its decision fails: games 0-2 have been stepped by then."""
     eng = Engine(Rules(num_players=3, mercy_limit=25), games, seed=5)
     actions = random_actions(eng, np.random.default_rng(1))
-    s = eng.state
-    seat = (int(s.current[3]) + 1) % 3
-    s.hands[3, seat] = 0
-    s.hands[3, seat, 0] = -1
-    s.hand_size[3, seat] = 30
-    eng.state = s
+    damage_hand(eng, 3)
     assert eng.legal_action_mask()[np.arange(games), actions].all()
     return eng, actions, 3
 

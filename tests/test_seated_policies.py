@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from scenario import assert_same_state, random_actions, snapshot
+from scenario import assert_same_state, damage_hand, random_actions, snapshot
 
 from uno_agents import make_agent
 from uno_agents.greedy import GreedyAgent
@@ -134,18 +134,13 @@ def test_play_policies_refuses_what_it_cannot_play():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_error_in_one_game_leaves_every_game_as_it_was(threads):
-    """A damaged game (see test_robustness.broken_batch) among 300: the call raises the
+    """A damaged game (scenario.damage_hand) among 300: the call raises the
     engine's error naming it and no game has changed."""
     engine = Engine(Rules(num_players=3, mercy_limit=25), 300, seed=5, backend="numba",
                     threads=threads)
     engine.step(random_actions(engine, np.random.default_rng(1)))
-    s = engine.state
     bad = 280
-    seat = (int(s.current[bad]) + 1) % 3
-    s.hands[bad, seat] = 0
-    s.hands[bad, seat, 0] = -1
-    s.hand_size[bad, seat] = 30
-    engine.state = s
+    damage_hand(engine, bad)
     before = snapshot(engine)
     policies = [make_agent("greedy").playout_policy(3)]
     with pytest.raises(EngineError, match=f"game {bad}"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenario import assert_same_state, random_actions, snapshot
+from scenario import assert_same_state, damage_hand, random_actions, snapshot
 
 from uno_env import Engine, Rules
 from uno_env.engine.core import EngineError
@@ -72,13 +72,8 @@ def test_an_error_on_a_thread_leaves_every_game_as_it_was():
     engine = Engine(Rules(num_players=3, mercy_limit=25), GAMES, seed=5, backend="numba",
                     threads=2)
     actions = random_actions(engine, np.random.default_rng(1))
-    s = engine.state
     bad = 290
-    seat = (int(s.current[bad]) + 1) % 3
-    s.hands[bad, seat] = 0
-    s.hands[bad, seat, 0] = -1
-    s.hand_size[bad, seat] = 30
-    engine.state = s
+    damage_hand(engine, bad)
     before = snapshot(engine)
     with pytest.raises(EngineError, match=f"game {bad}"):
         engine.step(actions)
