@@ -336,11 +336,14 @@ class NumbaBackend:
             bad = first_illegal(self.rules, s, games, actions, masks)
             if bad >= 0:
                 return bad
-            saved, log = self._undo_log(state, games, whole=True)
+            _, log = self._undo_log(state, games, whole=True)
+
+            def block(first: int, end: int) -> tuple:
+                rules, s_own, saved_own = self._structs_here(state)
+                return (rules, s_own, games[first:end], actions[first:end], rewards, masks,
+                        _new(new_masks), saved_own, log)
             try:
-                in_blocks(step_games, blocks, games.size, lambda first, end: (
-                    *self._structs_here(state)[:2], games[first:end], actions[first:end],
-                    rewards, masks, _new(new_masks), self._structs_here(state)[2], log))
+                in_blocks(step_games, blocks, games.size, block)
                 return -1
             except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
                 self.undo(state)
@@ -431,13 +434,15 @@ class NumbaBackend:
         blocks = self._blocks(games)
         if blocks > 1:
             from .parallel import in_blocks
-            saved, log = self._undo_log(state, games, whole=True)
+            _, log = self._undo_log(state, games, whole=True)
             before = decisions.copy()
+
+            def block(first: int, end: int) -> tuple:
+                rules, s_own, saved_own = self._structs_here(state)
+                return (rules, s_own, games[first:end], rows[first:end], horizon, *tables,
+                        decisions, rewards, _new(new_masks), saved_own, log)
             try:
-                in_blocks(play_seated_games, blocks, games.size, lambda first, end: (
-                    *self._structs_here(state)[:2], games[first:end], rows[first:end],
-                    horizon, *tables, decisions, rewards, _new(new_masks),
-                    self._structs_here(state)[2], log))
+                in_blocks(play_seated_games, blocks, games.size, block)
                 return
             except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
                 self.undo(state)
