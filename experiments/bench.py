@@ -13,6 +13,10 @@ Prints, as tables:
   to it (at 4096 and 1024 games with observations, 4096 without, and for one game,
   on one thread; at 4096 games with and without observations on two): the ratios
   hold on a loaded machine, where every absolute figure drops;
+* where the time of one step goes at 1024 and 4096 games (:func:`bench_step_parts`):
+  the mask, the observation, the random choice, the step and the resets, beside the
+  time of filling a float32 array the size of the observations, the floor that
+  memory bandwidth puts under writing them;
 * decisions/s at 4096 games for every preset;
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
@@ -405,6 +409,43 @@ def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
                                  "decisions/s (worst)", "/ reference"), rows)
 
 
+#: Batch sizes of the table of a step's parts.
+PARTS_BATCHES = (1024, 4096)
+
+
+def bench_step_parts(num_games: int, steps: int = 400, warmup: int = 100) -> list[str]:
+    """Microseconds per step of each part of the engine line's loop at ``num_games``
+    (official rules, 4 players, one thread), and of filling a ``float32`` array of the
+    observations' size: the loop's observation writes that many bytes, so the fill is
+    what memory bandwidth alone costs it."""
+    engine = Engine(Rules.preset("official", num_players=PLAYERS), num_games, seed=0)
+    rng = np.random.default_rng(0)
+    spent = np.zeros(6)
+    floor = np.empty(engine.observe().shape, np.float32)
+    for i in range(warmup + steps):
+        t0 = time.perf_counter()
+        mask = engine.legal_action_mask()
+        t1 = time.perf_counter()
+        engine.observe()
+        t2 = time.perf_counter()
+        running = ~engine.state.done
+        actions = random_legal_actions(mask, rng)
+        t3 = time.perf_counter()
+        engine.step(actions)
+        t4 = time.perf_counter()
+        ended = np.flatnonzero(running & engine.state.done)
+        if ended.size:
+            engine.reset(games=ended)
+        t5 = time.perf_counter()
+        floor.fill(i)
+        t6 = time.perf_counter()
+        if i >= warmup:
+            spent += np.diff([t0, t1, t2, t3, t4, t5, t6])
+    per_step = spent / steps * 1e6
+    return [str(num_games), *(f"{x:,.0f}" for x in per_step[:5]), f"{per_step[:5].sum():,.0f}",
+            f"{per_step[5]:,.0f}", f"{floor.nbytes / 1e6:.1f}"]
+
+
 #: The engine lines of the interleaved ratios: (games, observe, threads).
 RATIO_LINES = ((4096, True, 1), (4096, True, 2), (4096, False, 1), (4096, False, 2),
                (1024, True, 1))
@@ -505,6 +546,11 @@ def main() -> None:
         print_table("RLCard UNO (one thread), random agents, env.run (ratios: the engine's "
                     "decisions/s in this run / RLCard's; on one thread unless said)",
                     header, rows)
+
+    print_table(f"One step's parts, official rules, {PLAYERS} players, one thread (us per step)",
+                ("games", "mask", "observe", "random choice", "step", "resets", "total",
+                 "fill of an observation-sized array", "observation MB"),
+                [bench_step_parts(g) for g in PARTS_BATCHES])
 
     preset_rows = []
     for name in PRESETS:

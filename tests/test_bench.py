@@ -151,3 +151,15 @@ def test_search_bench_prints_both_playout_modes(capsys, monkeypatch) -> None:
     bench.bench_search(calls=2)
     out = capsys.readouterr().out
     assert "compiled playouts" in out and "Python playouts" in out and "budget=8,horizon=0" in out
+
+
+def test_step_parts_row_adds_up_and_names_the_observation_size() -> None:
+    row = bench.bench_step_parts(16, steps=5, warmup=1)
+    games, *micros, total, fill, megabytes = row
+    assert games == "16"
+    parts = [float(x.replace(",", "")) for x in micros]
+    assert len(parts) == 5 and all(x >= 0 for x in parts)
+    assert abs(sum(parts) - float(total.replace(",", ""))) <= 3   # rounding of each part
+    from uno_env.engine.observe import OBS_SIZE
+    assert megabytes == f"{16 * OBS_SIZE * 4 / 1e6:.1f}"
+    assert float(fill.replace(",", "")) >= 0
