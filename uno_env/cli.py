@@ -201,12 +201,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             build_agents(specs)
         except (TypeError, ValueError) as err:
             raise ValueError(f"--agents: {err}") from None
-        try:
-            rules = [Rules.preset(p, num_players=players) for p in presets]
-        except ValueError as err:   # say which flag set the player count
-            flag = ("--players" if args.players is not None
-                    else f"--agents (one seat per agent: {len(specs)}; --players sets it)")
-            raise ValueError(f"{flag}: {err}") from None
+        rules = []
+        for preset in presets:
+            try:
+                rules.append(Rules.preset(preset, num_players=players))
+            except ValueError as err:   # name the preset and the flag that set the count
+                flag = ("--players" if args.players is not None
+                        else f"--agents (one seat per agent: {len(specs)}; --players sets it)")
+                raise ValueError(f"--presets {preset} with {flag}: {err}") from None
         try:
             table = seatings(len(specs), players)
         except ValueError as err:
