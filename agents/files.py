@@ -40,10 +40,13 @@ def resolve_model(spec: str, suffix: str, kind: str, prefix: str) -> Path:
     if is_path_spec(spec):
         return Path(spec)
     shipped = MODELS_DIR / f"{spec}{suffix}"
-    if shipped.is_file():
+    if spec and shipped.is_file():
         return shipped
-    names = shipped_stems(suffix)
-    raise ValueError(f"no shipped {kind} {spec!r} (shipped: {', '.join(names) or 'none'}); "
+    names = ", ".join(shipped_stems(suffix)) or "none"
+    if not spec:
+        raise ValueError(f"agent '{prefix}:' names no {kind}: give a shipped one ({names}) "
+                         f"or a path, e.g. {prefix}:./model{suffix}")
+    raise ValueError(f"agent '{prefix}:{spec}': no shipped {kind} {spec!r} (shipped: {names}); "
                      f"a file needs a path, e.g. {prefix}:./{spec}{suffix}")
 
 

@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from scenario import assert_same_state, snapshot
 
@@ -459,6 +459,10 @@ def test_make_agent_specs(name, key, value):
 
 @FUZZ
 @given(text=spec_text)
+@example(text="net:")
+@example(text="ppo:")
+@example(text="improved:")
+@example(text="net:nope")
 def test_make_agent_any_text(text):
     from uno_agents import make_agent
 
