@@ -69,9 +69,12 @@ from uno_env.tournament_report import print_table
 BATCHES = (1, 64, 1024, 4096)
 #: Batch sizes also measured without the observation (mask + step + autoreset).
 BLIND_BATCHES = (1, 1024, 4096)
-#: Runs also measured on two threads: (games, observe).
-TWO_THREADS = ((1024, True), (4096, True), (4096, False))
-OBSERVE_NAMES = {True: "yes", False: "no"}
+#: Batch sizes also measured with the packed observation (``Engine.observe_packed``).
+PACKED_BATCHES = (1024, 4096)
+#: Runs also measured on two threads: (games, observation).
+TWO_THREADS = ((1024, "float32"), (4096, "float32"), (4096, "none"), (1024, "packed"),
+               (4096, "packed"))
+OBSERVATION_NAMES = {"float32": "float32 obs", "packed": "packed obs", "none": "no obs"}
 PLAYERS = 4
 #: Batch sizes of the learner (VecEnv) benchmark.
 VEC_ENVS = (1024, 4096)
@@ -96,12 +99,13 @@ class Throughput:
 
 
 def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
-                       warmup: float = 1.0, seed: int = 0, observe: bool = True,
+                       warmup: float = 1.0, seed: int = 0, observation: str = "float32",
                        backend: str | None = None, threads: int = 1) -> Throughput:
     """Decisions per second of random legal play on one engine of ``num_games`` games.
 
     Each step is what a batched RL loop costs the engine: the legal mask, the
-    observation of every acting player (``observe=True``), the step, and the
+    observation of every acting player (``observation``: ``float32``, ``packed`` or
+    ``none``, see :data:`uno_env.simulate.OBSERVATIONS`), the step, and the
     reset of games that just ended (same-step autoreset). Runs ``warmup``
     seconds first so one-time costs and the opening of the games are not timed.
     ``backend`` and ``threads`` as in :class:`Engine`.
@@ -113,7 +117,7 @@ def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
         decisions = games = 0
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < duration:
-            running, ended = play_random_step(engine, rng, observe)
+            running, ended = play_random_step(engine, rng, observation)
             decisions += int(running.sum())
             if ended.size:
                 games += ended.size
@@ -410,23 +414,26 @@ def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
 
 
 #: Batch sizes of the table of a step's parts.
-PARTS_BATCHES = (1024, 4096)
+PARTS_LINES = ((1024, "float32"), (4096, "float32"), (1024, "packed"), (4096, "packed"))
 
 
-def bench_step_parts(num_games: int, steps: int = 400, warmup: int = 100) -> list[str]:
+def bench_step_parts(num_games: int, observation: str = "float32", steps: int = 400,
+                     warmup: int = 100) -> list[str]:
     """Microseconds per step of each part of the engine line's loop at ``num_games``
-    (official rules, 4 players, one thread), and of filling a ``float32`` array of the
-    observations' size: the loop's observation writes that many bytes, so the fill is
-    what memory bandwidth alone costs it."""
+    (official rules, 4 players, one thread) with the ``float32`` or the ``packed``
+    observation, and of filling an array of the observations' size and type: the loop's
+    observation writes that many bytes, so the fill is what memory bandwidth alone
+    costs it."""
     engine = Engine(Rules.preset("official", num_players=PLAYERS), num_games, seed=0)
+    observe = engine.observe_packed if observation == "packed" else engine.observe
     rng = np.random.default_rng(0)
     spent = np.zeros(6)
-    floor = np.empty(engine.observe().shape, np.float32)
+    floor = np.empty_like(observe())
     for i in range(warmup + steps):
         t0 = time.perf_counter()
         mask = engine.legal_action_mask()
         t1 = time.perf_counter()
-        engine.observe()
+        observe()
         t2 = time.perf_counter()
         running = ~engine.state.done
         actions = random_legal_actions(mask, rng)
@@ -442,13 +449,25 @@ def bench_step_parts(num_games: int, steps: int = 400, warmup: int = 100) -> lis
         if i >= warmup:
             spent += np.diff([t0, t1, t2, t3, t4, t5, t6])
     per_step = spent / steps * 1e6
-    return [str(num_games), *(f"{x:,.0f}" for x in per_step[:5]), f"{per_step[:5].sum():,.0f}",
-            f"{per_step[5]:,.0f}", f"{floor.nbytes / 1e6:.1f}"]
+    return [str(num_games), observation, *(f"{x:,.0f}" for x in per_step[:5]),
+            f"{per_step[:5].sum():,.0f}", f"{per_step[5]:,.0f}", f"{floor.nbytes / 1e6:.1f}"]
 
 
-#: The engine lines of the interleaved ratios: (games, observe, threads).
-RATIO_LINES = ((4096, True, 1), (4096, True, 2), (4096, False, 1), (4096, False, 2),
-               (1024, True, 1))
+#: The engine lines of the ratio table to RLCard: (games, observation, threads).
+RLCARD_COLUMNS = ((4096, "float32", 1), (4096, "packed", 1), (4096, "none", 1),
+                  (1024, "float32", 1), (1024, "packed", 1), (1, "float32", 1),
+                  (4096, "float32", 2), (4096, "packed", 2), (4096, "none", 2))
+
+
+def line_name(games: int, observation: str, threads: int) -> str:
+    """How a table names an engine line, e.g. ``4096, packed obs, 2 threads``."""
+    return f"{games}, {OBSERVATION_NAMES[observation]}, {threads} thread{'s' * (threads > 1)}"
+
+
+#: The engine lines of the interleaved ratios: (games, observation, threads).
+RATIO_LINES = ((4096, "float32", 1), (4096, "float32", 2), (4096, "packed", 1),
+               (4096, "packed", 2), (4096, "none", 1), (4096, "none", 2),
+               (1024, "float32", 1), (1024, "packed", 1))
 
 
 def bench_ratios(rounds: int, seconds: float, warmup: float) -> None:
@@ -458,14 +477,13 @@ def bench_ratios(rounds: int, seconds: float, warmup: float) -> None:
     rules = Rules.preset("official", num_players=PLAYERS)
     ratios = []
     for _ in range(rounds):
-        rates = [measure_throughput(rules, g, seconds, warmup, observe=observe,
+        rates = [measure_throughput(rules, g, seconds, warmup, observation=observation,
                                     threads=threads).decisions_per_second
-                 for g, observe, threads in RATIO_LINES]
+                 for g, observation, threads in RATIO_LINES]
         reference = bench_rlcard(PLAYERS, seconds, warmup).decisions_per_second
         ratios.append([r / reference for r in rates] + [reference])
     table = np.array(ratios)
-    header = (*(f"{g}{'' if observe else ', no obs'}, {threads} thread{'s' * (threads > 1)}"
-                for g, observe, threads in RATIO_LINES), "RLCard decisions/s")
+    header = (*(line_name(*line) for line in RATIO_LINES), "RLCard decisions/s")
     rows = [(str(i + 1), *(f"{x:.1f}x" for x in row[:-1]), f"{row[-1]:,.0f}")
             for i, row in enumerate(table)]
     median = np.median(table, axis=0)
@@ -503,22 +521,23 @@ def main() -> None:
     rules = Rules.preset("official", num_players=PLAYERS)
     default = default_backend()
     # the default backend at every size; the numpy reference too when it is not the default
-    runs = [(g, default, True, 1) for g in BATCHES]
-    runs += [(g, default, False, 1) for g in BLIND_BATCHES]
+    runs = [(g, default, "float32", 1) for g in BATCHES]
+    runs += [(g, default, "packed", 1) for g in PACKED_BATCHES]
+    runs += [(g, default, "none", 1) for g in BLIND_BATCHES]
     if default != "numpy":
-        runs += [(g, default, observe, 2) for g, observe in TWO_THREADS]
-        runs += [(BATCHES[0], "numpy", True, 1), (BATCHES[-1], "numpy", True, 1)]
+        runs += [(g, default, observation, 2) for g, observation in TWO_THREADS]
+        runs += [(BATCHES[0], "numpy", "float32", 1), (BATCHES[-1], "numpy", "float32", 1)]
     engine_rows, rate = [], {}
-    for g, backend, observe, threads in runs:
+    for g, backend, observation, threads in runs:
         t = measure_throughput(rules, g, seconds=args.seconds, warmup=args.warmup,
-                               backend=backend, observe=observe, threads=threads)
-        rate[g, backend, observe, threads] = t.decisions_per_second
-        engine_rows.append((str(g), backend, str(threads), OBSERVE_NAMES[observe],
+                               backend=backend, observation=observation, threads=threads)
+        rate[g, backend, observation, threads] = t.decisions_per_second
+        engine_rows.append((str(g), backend, str(threads), OBSERVATION_NAMES[observation],
                             f"{t.decisions_per_second:,.0f}", f"{t.games_per_second:,.1f}",
                             f"{1e6 / t.decisions_per_second * g:,.0f}"))
     print_table(f"Engine, official rules, {PLAYERS} players, random legal play "
                 "(mask + observe + step + autoreset)",
-                ("games", "backend", "threads", "observe", "decisions/s", "games/s",
+                ("games", "backend", "threads", "observation", "decisions/s", "games/s",
                  "us per step"), engine_rows)
 
     try:
@@ -529,28 +548,22 @@ def main() -> None:
         rows = []
         for players in (None, PLAYERS):
             r = bench_rlcard(players, args.seconds, args.warmup)
-            ratio = {key: f"{value / r.decisions_per_second:,.1f}x"
-                     for key, value in rate.items()}
-            row = (r.note, str(r.players), f"{r.decisions_per_second:,.0f}",
-                   f"{r.decisions / r.games:.1f}", ratio[BATCHES[-1], default, True, 1],
-                   ratio[BATCHES[-1], default, False, 1], ratio[BATCHES[-2], default, True, 1],
-                   ratio[BATCHES[0], default, True, 1])
-            if default != "numpy":
-                row = (*row, ratio[BATCHES[-1], default, True, 2],
-                       ratio[BATCHES[-1], default, False, 2])
-            rows.append(row)
-        header = ("setup", "players", "decisions/s", "decisions/game", f"{BATCHES[-1]} games",
-                  f"{BATCHES[-1]}, no obs", f"{BATCHES[-2]} games", f"{BATCHES[0]} game")
-        if default != "numpy":
-            header = (*header, f"{BATCHES[-1]}, 2 threads", f"{BATCHES[-1]}, no obs, 2 threads")
+            columns = [(g, observation, threads) for g, observation, threads in RLCARD_COLUMNS
+                       if (g, default, observation, threads) in rate]
+            rows.append((r.note, str(r.players), f"{r.decisions_per_second:,.0f}",
+                         f"{r.decisions / r.games:.1f}",
+                         *(f"{rate[g, default, o, t] / r.decisions_per_second:,.1f}x"
+                           for g, o, t in columns)))
+        header = ("setup", "players", "decisions/s", "decisions/game",
+                  *(line_name(*column) for column in columns))
         print_table("RLCard UNO (one thread), random agents, env.run (ratios: the engine's "
                     "decisions/s in this run / RLCard's; on one thread unless said)",
                     header, rows)
 
     print_table(f"One step's parts, official rules, {PLAYERS} players, one thread (us per step)",
-                ("games", "mask", "observe", "random choice", "step", "resets", "total",
-                 "fill of an observation-sized array", "observation MB"),
-                [bench_step_parts(g) for g in PARTS_BATCHES])
+                ("games", "observation", "mask", "observe", "random choice", "step", "resets",
+                 "total", "fill of an observation-sized array", "observation MB"),
+                [bench_step_parts(*line) for line in PARTS_LINES])
 
     preset_rows = []
     for name in PRESETS:

@@ -153,13 +153,19 @@ def test_search_bench_prints_both_playout_modes(capsys, monkeypatch) -> None:
     assert "compiled playouts" in out and "Python playouts" in out and "budget=8,horizon=0" in out
 
 
-def test_step_parts_row_adds_up_and_names_the_observation_size() -> None:
-    row = bench.bench_step_parts(16, steps=5, warmup=1)
-    games, *micros, total, fill, megabytes = row
-    assert games == "16"
+@pytest.mark.parametrize("observation", ["float32", "packed"])
+def test_step_parts_row_adds_up_and_names_the_observation_size(observation) -> None:
+    from uno_env import Rules
+    from uno_env.engine.observe import OBS_SIZE
+    from uno_env.engine.packed import packed_size
+
+    row = bench.bench_step_parts(1000, observation, steps=5, warmup=1)
+    games, name, *micros, total, fill, megabytes = row
+    assert (games, name) == ("1000", observation)
     parts = [float(x.replace(",", "")) for x in micros]
     assert len(parts) == 5 and all(x >= 0 for x in parts)
     assert abs(sum(parts) - float(total.replace(",", ""))) <= 3   # rounding of each part
-    from uno_env.engine.observe import OBS_SIZE
-    assert megabytes == f"{16 * OBS_SIZE * 4 / 1e6:.1f}"
+    row_bytes = (packed_size(Rules(num_players=4)) * 2 if observation == "packed"
+                 else OBS_SIZE * 4)
+    assert megabytes == f"{1000 * row_bytes / 1e6:.1f}"
     assert float(fill.replace(",", "")) >= 0

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from conftest import AVAILABLE_BACKENDS
 
-from uno_env import Engine, Rules
+from uno_env import Engine, Rules, random_actions
 from uno_env.random_actions import random_legal_actions
 
 
@@ -30,3 +32,15 @@ def test_random_legal_actions_on_an_engine() -> None:
         running = ~eng.done
         assert mask[np.flatnonzero(running), actions[running]].all()
         eng.step(actions)
+
+
+@pytest.mark.skipif("numba" not in AVAILABLE_BACKENDS, reason="the compiled backend")
+@pytest.mark.parametrize("rows", [17, 300, 4096])
+def test_the_compiled_pick_is_the_numpy_pick(rows, monkeypatch) -> None:
+    mask = np.random.default_rng(rows).random((rows, 119)) < 0.05
+    mask[::5] = False        # rows with no legal action
+    mask[1::7, -1] = True    # the last action legal
+    compiled = random_legal_actions(mask, np.random.default_rng(9))
+    assert random_actions._compiled_pick() is not None
+    monkeypatch.setattr(random_actions, "_compiled_pick", lambda: None)
+    np.testing.assert_array_equal(compiled, random_legal_actions(mask, np.random.default_rng(9)))

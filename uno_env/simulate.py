@@ -23,16 +23,26 @@ from .evaluation.intervals import count_interval
 from .random_actions import random_legal_actions
 from .rules import Rules
 
+#: What :func:`play_random_step` observes first: nothing, the observation
+#: (:meth:`Engine.observe`) or the packed observation (:meth:`Engine.observe_packed`).
+OBSERVATIONS = ("none", "float32", "packed")
 
-def play_random_step(engine: Engine, rng: np.random.Generator, observe: bool
+
+def play_random_step(engine: Engine, rng: np.random.Generator, observation: str = "none"
                      ) -> tuple[np.ndarray, np.ndarray]:
     """One random decision in every running game; returns ``(running_before, ended_idx)``.
 
-    With ``observe`` the acting players are observed first, as an RL loop would.
+    With an ``observation`` (see :data:`OBSERVATIONS`) the acting players are observed
+    first, as an RL loop would.
     """
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"unknown observation {observation!r}; observations: "
+                         f"{', '.join(OBSERVATIONS)}")
     mask = engine.legal_action_mask()
-    if observe:
+    if observation == "float32":
         engine.observe()
+    elif observation == "packed":
+        engine.observe_packed()
     running = ~engine.state.done
     engine.step(random_legal_actions(mask, rng))
     ended = np.flatnonzero(running & engine.state.done)
@@ -153,7 +163,7 @@ def simulate(rules: Rules, games: int, batch: int = 4096, seed: int = 0,
     out_truncated = np.zeros(games, bool)
     started, finished = slots, 0
     while finished < games:
-        running, ended = play_random_step(engine, rng, observe=False)
+        running, ended = play_random_step(engine, rng)
         taken += running
         if not ended.size:
             continue

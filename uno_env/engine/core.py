@@ -30,6 +30,7 @@ from .deal import pile_counts, write_shuffled
 from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
+from .packed import pack
 from .playout import PlayoutPolicy, policy_tables, seat_tables, uses_streams
 from .rng import mix64, random_below, seed_key
 from .rounds import clear_round, end_round, new_round, open_round
@@ -579,21 +580,43 @@ class Engine:
         With ``games`` (indices), only those games (``players`` then gives one
         seat per listed game).
         """
+        idx, p = self._observed(players, games)
+        if self._kernels is not None:
+            return self._kernels.observe(self.state, self._listed(idx), p)
+        return self._observer.observe(self.state if idx is None else self.state.take(idx), p)
+
+    def observe_packed(self, players: int | Sequence[int] | np.ndarray | None = None,
+                       games: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """``int16[G, packed_size(rules)]``: the observations of :meth:`observe` packed
+        into small integers (:mod:`uno_env.engine.packed`; same arguments).
+
+        ``packed.unpack(rows, rules)`` gives exactly what :meth:`observe` returns: the
+        packed rows carry the same facts in about a sixteenth of the bytes, for loops
+        that step many games and build the float view where it is used.
+        """
+        idx, p = self._observed(players, games)
+        if self._kernels is not None:
+            return self._kernels.observe_packed(self.state, self._listed(idx), p)
+        return pack(self.rules, self.state if idx is None else self.state.take(idx), p)
+
+    def _listed(self, idx: np.ndarray | None) -> np.ndarray:
+        return np.arange(self.num_games) if idx is None else idx
+
+    def _observed(self, players: int | Sequence[int] | np.ndarray | None,
+                  games: Sequence[int] | np.ndarray | None
+                  ) -> tuple[np.ndarray | None, np.ndarray]:
+        """The games (None: all) and the seat observing each, checked (see :meth:`observe`)."""
         idx = None if games is None else self._game_indices(games, unique=False)
         n = self.num_games if idx is None else idx.size
         if players is None:
-            p = self.state.current if idx is None else self.state.current[idx]
-        else:
-            p = np.asarray(players)
-            if p.ndim > 1 or (p.ndim == 1 and p.shape != (n,)) or p.dtype.kind not in "iu":
-                raise ValueError(f"players must be one seat or {n} seats (integers), "
-                                 f"got {players!r}")
-            if ((p < 0) | (p >= self.num_players)).any():   # before any conversion
-                raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
-            p = p.astype(np.int64) if p.ndim else np.full(n, int(p), np.int64)
-        if self._kernels is not None:
-            return self._kernels.observe(self.state, np.arange(n) if idx is None else idx, p)
-        return self._observer.observe(self.state if idx is None else self.state.take(idx), p)
+            return idx, self.state.current if idx is None else self.state.current[idx]
+        p = np.asarray(players)
+        if p.ndim > 1 or (p.ndim == 1 and p.shape != (n,)) or p.dtype.kind not in "iu":
+            raise ValueError(f"players must be one seat or {n} seats (integers), "
+                             f"got {players!r}")
+        if ((p < 0) | (p >= self.num_players)).any():   # before any conversion
+            raise ValueError(f"players must be seats 0-{self.num_players - 1}, got {players!r}")
+        return idx, p.astype(np.int64) if p.ndim else np.full(n, int(p), np.int64)
 
     def census(self) -> np.ndarray:
         """``int[G, K]``: every card in hands, draw pile and discards, by kind."""

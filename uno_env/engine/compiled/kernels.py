@@ -17,6 +17,7 @@ from ...cards import NUM_KINDS
 from ...rules import Rules
 from ..codes import End
 from ..observe import OBS_SIZE
+from ..packed import PACKED_DTYPE, packed_size
 from ..rng import GOLDEN
 from ..state import ROUND_END, State
 from .deal import mix64
@@ -24,6 +25,7 @@ from .effects import close_last_standing
 from .layout import rules_struct, state_struct
 from .legal import legal_row
 from .observe import observe_row
+from .packed import pack_games, packed_starts
 from .rounds import end_round, new_round
 from .rows import copy_row, copy_rows
 from .step import apply_action
@@ -238,6 +240,7 @@ class NumbaBackend:
         self._worlds_struct: object = None
         self._own: dict[int, tuple[object, object, object]] = {}   # see _structs_here
         self._own_of: tuple[State | None, State | None] = (None, None)
+        self._packed_starts = packed_starts(rules)
 
     def __getstate__(self) -> dict:
         """Pickled as its rules: the structs are rebuilt on loading."""
@@ -414,15 +417,29 @@ class NumbaBackend:
 
     def observe(self, state: State, games: np.ndarray, players: np.ndarray) -> np.ndarray:
         out = np.empty((games.size, OBS_SIZE), np.float32)
+        self._per_game(observe_games, state, games, players, out)
+        return out
+
+    def observe_packed(self, state: State, games: np.ndarray, players: np.ndarray
+                       ) -> np.ndarray:
+        """The packed observations (:mod:`uno_env.engine.packed`) of ``games``."""
+        out = np.empty((games.size, packed_size(self._rules)), PACKED_DTYPE)
+        self._per_game(pack_games, state, games, players, self._packed_starts, out)
+        return out
+
+    def _per_game(self, kernel, state: State, games: np.ndarray, players: np.ndarray,
+                  *args) -> None:
+        """``kernel(rules, s, games, players, *args, out)`` over the listed games, in
+        blocks on several threads for a large call (``out`` last, a row per game)."""
+        *shared, out = args
         blocks = self._blocks(games)
         if blocks > 1:
             from .parallel import in_blocks
-            in_blocks(observe_games, blocks, games.size, lambda first, end: (
+            in_blocks(kernel, blocks, games.size, lambda first, end: (
                 *self._structs_here(state)[:2], games[first:end], players[first:end],
-                out[first:end]))
+                *shared, out[first:end]))
         else:
-            observe_games(self.rules, self._arrays(state), games, players, out)
-        return out
+            kernel(self.rules, self._arrays(state), games, players, *args)
 
     def play_seated(self, state: State, games: np.ndarray, rows: np.ndarray, horizon: int,
                     tables: tuple[np.ndarray, ...], decisions: np.ndarray, rewards: np.ndarray,

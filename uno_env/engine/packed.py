@@ -1,0 +1,181 @@
+"""The packed observation: the same facts as the observation, as a few small integers.
+
+The documented observation (:mod:`.observe`) is 1,516 float32 a row, mostly zeros:
+one-hot indicators, per-kind counts, padding to ten seats. Writing 4096 such rows
+(25 MB) costs more than the step that produced them. The packed observation says
+the same in ``int16``: counts as counts, each one-hot as the index it marks, each
+seat's drew-on colors as a bit set, and only the seats the rules have. For 4
+players under the official rules it is 183 numbers (366 bytes) a row.
+
+:func:`unpack` turns packed rows into the documented float32 layout, exactly
+(bit for bit what :meth:`Engine.observe` returns), so a learner can hold or ship
+the packed rows and build the float view where it needs it, e.g. in the policy.
+The layout of a packed row depends on the rules (the player count, team play and
+``zero_open``): :func:`packed_views` lists it.
+
+Match scores can exceed ``int16``: each is split into ``score >> 15`` and
+``score & 32767`` (exact for scores of up to a billion in magnitude).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import KIND_COLOR, KIND_SYMBOL, NUM_COLORS, NUM_KINDS
+from ..rules import Rules
+from .observe import NUM_SYMBOLS, OBS_SIZE, VIEW_SLICES, rules_vector
+from .state import NUM_PHASES, State
+
+#: The packed rows' integer type.
+PACKED_DTYPE = np.int16
+#: Bits of the low part of a split score.
+SCORE_SHIFT = 15
+
+#: The one-number views, in order, each with what it holds.
+SCALARS: tuple[tuple[str, str], ...] = (
+    ("top", "kind of the top discard"),
+    ("color", "current color (0-3)"),
+    ("phase", "decision phase of the acting player"),
+    ("pending_draw", "cards the acting player must draw unless answered"),
+    ("direction", "+1 clockwise, -1 counter-clockwise"),
+    ("acting_seat", "seat offset of the acting player (0 = observer)"),
+    ("drawn", "kind the observer just drew and is deciding on, else -1"),
+    ("uno_called", "1 if the observer is acting and has called UNO this turn"),
+    ("uno_exposed", "seat offset of the seat that may be caught (0: none)"),
+    ("own_hand_size", "cards held by the observer"),
+    ("draw_pile", "cards left in the draw pile"),
+)
+#: The per-seat views (one number per seat at offsets 1..P-1), in order.
+SEAT_NUMBERS: tuple[tuple[str, str], ...] = (
+    ("hand_sizes", "cards held"),
+    ("seats_present", "1 if the seat is in the game"),
+    ("drew_on", "the colors it drew on, as bits (bit c: color c)"),
+    ("last_played", "kind of the last card it played, -1 if none"),
+    ("last_named", "color it last named for a wild, -1 if none"),
+    ("wd4_after_draw", "1 if its last Wild Draw Four replaced a color it had drawn on"),
+)
+
+
+def packed_views(rules: Rules) -> dict[str, slice]:
+    """The views of a packed row under ``rules``, in order: ``hand`` and ``discards``
+    (counts by kind), the :data:`SCALARS`, the :data:`SEAT_NUMBERS` (``P - 1`` each),
+    ``scores_high`` and ``scores_low`` (``P`` each, observer first), then
+    ``partner_hand`` under team play and ``shown_hands`` (``(P - 1) * K``) under
+    ``zero_open``."""
+    others = rules.num_players - 1
+    sizes = [("hand", NUM_KINDS), ("discards", NUM_KINDS)]
+    sizes += [(name, 1) for name, _ in SCALARS]
+    sizes += [(name, others) for name, _ in SEAT_NUMBERS]
+    sizes += [("scores_high", rules.num_players), ("scores_low", rules.num_players)]
+    if rules.teams:
+        sizes.append(("partner_hand", NUM_KINDS))
+    if rules.zero_open:
+        sizes.append(("shown_hands", others * NUM_KINDS))
+    views, start = {}, 0
+    for name, size in sizes:
+        views[name] = slice(start, start + size)
+        start += size
+    return views
+
+
+def packed_size(rules: Rules) -> int:
+    """Numbers in a packed row under ``rules``."""
+    return list(packed_views(rules).values())[-1].stop
+
+
+def pack(rules: Rules, s: State, players: np.ndarray) -> np.ndarray:
+    """``int16[G, packed_size(rules)]``: each game of ``s`` seen by ``players[g]`` (the
+    numpy reference; the compiled twin is ``compiled/packed.py``)."""
+    n, p = s.num_games, rules.num_players
+    v = packed_views(rules)
+    out = np.empty((n, packed_size(rules)), PACKED_DTYPE)
+    rows = np.arange(n)[:, None]
+    seats = (players[:, None] + np.arange(1, p)[None, :]) % p
+    all_seats = (players[:, None] + np.arange(p)[None, :]) % p
+    acting = s.current == players
+    out[:, v["hand"]] = s.hands[np.arange(n), players]
+    out[:, v["discards"]] = s.discard
+    rel = (s.uno_offender - players) % p
+    scalars = {
+        "top": s.top, "color": s.color, "phase": np.minimum(s.phase, NUM_PHASES - 1),
+        "pending_draw": s.pending, "direction": s.direction,
+        "acting_seat": (s.current - players) % p,
+        "drawn": np.where(acting, s.drawn, -1), "uno_called": s.uno_called & acting,
+        "uno_exposed": np.where(s.uno_offender >= 0, rel, 0),
+        "own_hand_size": s.hand_size[np.arange(n), players],
+        "draw_pile": s.deck_len - s.deck_pos,
+    }
+    for name, value in scalars.items():
+        out[:, v[name].start] = value
+    bits = (s.drew_on[rows, seats] << np.arange(NUM_COLORS)).sum(axis=-1)
+    per_seat = {"hand_sizes": s.hand_size[rows, seats], "seats_present": s.active[rows, seats],
+                "drew_on": bits, "last_played": s.last_played[rows, seats],
+                "last_named": s.last_named[rows, seats],
+                "wd4_after_draw": s.wd4_after_draw[rows, seats]}
+    for name, value in per_seat.items():
+        out[:, v[name]] = value
+    scores = s.scores[rows, all_seats].astype(np.int64)
+    out[:, v["scores_high"]] = scores >> SCORE_SHIFT
+    out[:, v["scores_low"]] = scores & ((1 << SCORE_SHIFT) - 1)
+    if rules.teams:
+        out[:, v["partner_hand"]] = s.hands[np.arange(n), (players + 2) % p]
+    if rules.zero_open:
+        out[:, v["shown_hands"]] = s.shown[rows, seats].reshape(n, -1)
+    return out
+
+
+def unpack(packed: np.ndarray, rules: Rules) -> np.ndarray:
+    """``float32[G, OBS_SIZE]``: packed rows (from :meth:`Engine.observe_packed` under
+    ``rules``) in the documented observation layout, equal to what
+    :meth:`Engine.observe` returns for the same games and players."""
+    packed = np.asarray(packed)
+    size = packed_size(rules)
+    if packed.ndim != 2 or packed.shape[1] != size or packed.dtype.kind not in "iu":
+        raise ValueError(f"packed observations under these rules are integer rows of {size} "
+                         f"numbers, got {packed.dtype} of shape {packed.shape}")
+    n, p = packed.shape[0], rules.num_players
+    pv, ov = packed_views(rules), VIEW_SLICES
+    x = packed.astype(np.int64)
+    col = {name: x[:, view.start] for name, view in pv.items() if view.stop - view.start == 1}
+    out = np.zeros((n, OBS_SIZE), np.float32)
+    out[:, ov["rules"]] = rules_vector(rules)
+    out[:, ov["hand"]] = x[:, pv["hand"]]
+    out[:, ov["discards"]] = x[:, pv["discards"]]
+    rows = np.arange(n)
+    for name in ("top", "color", "phase", "acting_seat"):
+        out[rows, ov[name].start + col[name]] = 1.0
+    for name in ("pending_draw", "direction", "uno_called", "own_hand_size", "draw_pile"):
+        out[:, ov[name].start] = col[name]
+    _one_hot(out, rows, ov["drawn"].start + col["drawn"], col["drawn"] >= 0)
+    exposed = col["uno_exposed"]
+    _one_hot(out, rows, ov["uno_exposed"].start + exposed - 1, exposed > 0)
+    m = p - 1
+    for name in ("hand_sizes", "seats_present", "wd4_after_draw"):
+        out[:, ov[name].start:ov[name].start + m] = x[:, pv[name]]
+    bits = x[:, pv["drew_on"], None] >> np.arange(NUM_COLORS)
+    start = ov["drew_on"].start
+    out[:, start:start + m * NUM_COLORS] = (bits & 1).reshape(n, -1)
+    seat_rows, offsets = np.divmod(np.arange(n * m), m)
+    last = x[:, pv["last_played"]].ravel()
+    played = last >= 0
+    kind = np.where(played, last, 0)
+    _one_hot(out, seat_rows, ov["last_played_symbol"].start + offsets * NUM_SYMBOLS
+             + KIND_SYMBOL[kind], played)
+    color = KIND_COLOR[kind]
+    _one_hot(out, seat_rows, ov["last_played_color"].start + offsets * NUM_COLORS + color,
+             played & (color >= 0))
+    named = x[:, pv["last_named"]].ravel()
+    _one_hot(out, seat_rows, ov["last_named"].start + offsets * NUM_COLORS + named, named >= 0)
+    scores = (x[:, pv["scores_high"]] << SCORE_SHIFT) + x[:, pv["scores_low"]]
+    out[:, ov["scores"].start:ov["scores"].start + p] = scores / 100.0
+    if rules.teams:
+        out[:, ov["partner_hand"]] = x[:, pv["partner_hand"]]
+    if rules.zero_open:
+        start = ov["shown_hands"].start
+        out[:, start:start + m * NUM_KINDS] = x[:, pv["shown_hands"]]
+    return out
+
+
+def _one_hot(out: np.ndarray, rows: np.ndarray, columns: np.ndarray, where: np.ndarray) -> None:
+    """Set ``out[rows[i], columns[i]] = 1`` where ``where[i]``."""
+    out[rows[where], columns[where]] = 1.0
