@@ -92,20 +92,23 @@ def test_a_draw_with_every_card_in_hands_changes_nothing():
 
 # --- a failed step changes no game ---------------------------------------------------------------
 
-def broken_batch(games: int = 6) -> tuple[Engine, np.ndarray, int]:
-    """``games`` games whose legal actions step fine, except game 3, where a waiting seat's
-    hand was damaged (a count of -1 with a hand size over ``mercy_limit``) so that the
-    elimination check after its decision fails: games 0-2 have been stepped by then."""
+def broken_batch(games: int = 6, bad: int = 3) -> tuple[Engine, np.ndarray, int]:
+    """``games`` games whose legal actions step fine, except game ``bad``, where a waiting
+    seat's hand was damaged (a count of -1 with a hand size over ``mercy_limit``) so that
+    the elimination check after its decision fails: the games before it have been
+    stepped by then."""
     eng = Engine(Rules(num_players=3, mercy_limit=25), games, seed=5)
     actions = random_actions(eng, np.random.default_rng(1))
-    damage_hand(eng, 3)
+    damage_hand(eng, bad)
     assert eng.legal_action_mask()[np.arange(games), actions].all()
-    return eng, actions, 3
+    return eng, actions, bad
 
 
-@pytest.mark.parametrize("games", [6, 64])   # the compiled undo log: rows saved one by one,
-def test_an_internal_error_in_one_game_leaves_every_game_as_it_was(games):   # or all at once
-    eng, actions, bad = broken_batch(games)
+# the compiled undo log: rows saved one by one (6 games), a chunk of rows at a time as
+# the step reaches them (64 and 300 games; game 130 fails in the third chunk)
+@pytest.mark.parametrize(("games", "bad"), [(6, 3), (64, 3), (300, 130)])
+def test_an_internal_error_in_one_game_leaves_every_game_as_it_was(games, bad):
+    eng, actions, bad = broken_batch(games, bad)
     before = snapshot(eng)
     with pytest.raises(EngineError, match=f"game {bad}") as err:
         eng.step(actions)

@@ -66,13 +66,14 @@ def test_a_game_is_the_same_in_a_batch_of_any_size_on_any_threads():
         np.testing.assert_array_equal(value, snapshot(big)[name][rows], err_msg=name)
 
 
-def test_an_error_on_a_thread_leaves_every_game_as_it_was():
-    """A damaged game in the second block of a 2-thread step: the call raises the engine's
-    error naming the game and every game is as before, as on one thread."""
+@pytest.mark.parametrize("bad", [5, 290])
+def test_an_error_on_a_thread_leaves_every_game_as_it_was(bad):
+    """A damaged game in the first or a middle piece of a 2-thread step (each piece saves
+    its own rows, and the pieces after the failed one still run): the call raises the
+    engine's error naming the game and every game is as before, as on one thread."""
     engine = Engine(Rules(num_players=3, mercy_limit=25), GAMES, seed=5, backend="numba",
                     threads=2)
     actions = random_actions(engine, np.random.default_rng(1))
-    bad = 290
     damage_hand(engine, bad)
     before = snapshot(engine)
     with pytest.raises(EngineError, match=f"game {bad}"):

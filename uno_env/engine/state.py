@@ -135,8 +135,9 @@ class State:
 
     def check_shape(self, num_games: int, num_players: int) -> None:
         """Raise ``ValueError`` naming the first field whose shape or dtype is not that of
-        a state of ``num_games`` games with ``num_players`` seats (the compiled code reads
-        the arrays without bounds checks)."""
+        a state of ``num_games`` games with ``num_players`` seats, or that is not
+        C-contiguous (the compiled code reads the arrays without bounds checks, and
+        copies a game's rows as one run of memory)."""
         if self.num_games != num_games:
             raise ValueError(f"the state holds {self.num_games} games, the engine {num_games} "
                              "games")
@@ -152,6 +153,9 @@ class State:
                                  f"got {shape}")
             if have.dtype != want.dtype:
                 raise ValueError(f"state field {f.name} must be {want.dtype}, got {have.dtype}")
+            if not have.flags.c_contiguous:
+                raise ValueError(f"state field {f.name} must be a C-contiguous array "
+                                 "(np.ascontiguousarray), got a strided view")
 
     @property
     def num_games(self) -> int:

@@ -27,7 +27,7 @@ from .legal import legal_row
 from .observe import observe_row
 from .packed import pack_games, packed_starts
 from .rounds import end_round, new_round
-from .rows import copy_row, copy_rows
+from .rows import copy_block, copy_row, copy_rows
 from .step import apply_action
 
 
@@ -80,14 +80,18 @@ def refresh_mask(rules, s, g, masks, kinds):
         legal_row(rules, s, g, masks[g], kinds)
 
 
+#: ``log[0]`` of :func:`save` when the caller saved every row already.
+WHOLE_SAVED = -1
+
+
 @njit(cache=True)
 def save(s, g, saved, log):
     """Before game ``g`` changes: its row into the next free row of ``saved``, so that an
     error escaping the kernel can be undone. ``log[0]`` counts the rows saved by this
     call and ``log[1 + k]`` is the game of row ``k``; games that do not change (finished,
-    or already at the seat to wait for) are not copied. ``log[0] == -1`` says the
-    caller saved the whole state already (cheaper for large batches): then ``log[1]``
-    only notes the game being changed."""
+    or already at the seat to wait for) are not copied. ``log[0] == WHOLE_SAVED`` says
+    the caller saved every row already, each into the same row of ``saved`` (cheaper
+    for large batches): then ``log[1]`` only notes the game being changed."""
     k = log[0]
     if k < 0:
         log[1] = g
@@ -142,6 +146,17 @@ def step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
             play_forced(rules, s, g, rewards[g])
         refresh_mask(rules, s, g, new_masks, kinds)
     return -1
+
+
+@njit(cache=True, nogil=True)
+def save_and_step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log):
+    """:func:`step_games` on a block of consecutive games that first copies their rows
+    into the same rows of ``saved``: the parallel step, where each thread saves its own
+    block for the undo instead of one thread copying the whole state before the others
+    start."""
+    if games.size:
+        copy_block(s, games[0], saved, games[0], games.size)
+    return step_games(rules, s, games, actions, rewards, masks, new_masks, saved, log)
 
 
 @njit(cache=True)
@@ -212,6 +227,12 @@ _NO_MASKS.flags.writeable = False
 _NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
 
 
+def _consecutive(games: np.ndarray) -> bool:
+    """Whether ``games`` are consecutive game indices in increasing order."""
+    return bool(games.size) and games[-1] - games[0] + 1 == games.size \
+        and bool((games[1:] > games[:-1]).all())
+
+
 def _new(new_masks: np.ndarray | None) -> np.ndarray:
     return _NO_NEW_MASKS if new_masks is None else new_masks
 
@@ -276,14 +297,15 @@ class NumbaBackend:
                                     state_struct(saved))
         return own
 
-    def _undo_log(self, state: State, games: np.ndarray, whole: bool = False
-                  ) -> tuple[object, np.ndarray]:
+    def _undo_log(self, state: State, games: np.ndarray, whole: bool = False,
+                  copy: bool = True) -> tuple[object, np.ndarray]:
         """Where a changing kernel on ``games`` saves each game's row before changing it
         (see :func:`save`). When the call lists many games, the whole state is copied
         here at once instead: numpy copies a field of every game in one pass, about 25
         times faster per game than the kernel's row by row copy, which stays the cheaper
-        one for a few games. ``whole``: always copy the whole state (the parallel
-        kernels need it)."""
+        one for a few games. ``whole``: save every row (the parallel kernels need it);
+        ``copy=False``: the kernel's blocks copy their own rows
+        (:func:`save_and_step_games`)."""
         saved = self._saved
         if saved is None or saved.hands.shape != state.hands.shape:
             saved = self._saved = State.empty(state.num_games, state.num_players)
@@ -291,8 +313,9 @@ class NumbaBackend:
             self._log = np.zeros(1 + state.num_games, np.int64)
         log = self._log
         if whole or (games.size >= _BULK_SAVE_GAMES and games.size * 16 >= state.num_games):
-            state.copy_into(saved)
-            log[:2] = -1
+            if copy:
+                state.copy_into(saved)
+            log[:2] = WHOLE_SAVED
         else:
             log[0] = 0
         return self._saved_struct, log
@@ -301,7 +324,7 @@ class NumbaBackend:
         """After an error escaped a changing kernel: put back what it had saved; returns
         the game it was changing when the error came (-1: none)."""
         log = self._log
-        if log[0] < 0:
+        if log[0] == WHOLE_SAVED:
             assert self._saved is not None   # saved by _undo_log with the log
             self._saved.copy_into(state)
             return int(log[1])
@@ -339,14 +362,16 @@ class NumbaBackend:
             bad = first_illegal(self.rules, s, games, actions, masks)
             if bad >= 0:
                 return bad
-            _, log = self._undo_log(state, games, whole=True)
+            every_game = games.size == state.num_games and _consecutive(games)
+            _, log = self._undo_log(state, games, whole=True, copy=not every_game)
 
             def block(first: int, end: int) -> tuple:
                 rules, s_own, saved_own = self._structs_here(state)
                 return (rules, s_own, games[first:end], actions[first:end], rewards, masks,
                         _new(new_masks), saved_own, log)
-            try:
-                in_blocks(step_games, blocks, games.size, block)
+            try:   # every piece runs, even after another failed: all rows are then saved
+                in_blocks(save_and_step_games if every_game else step_games, blocks,
+                          games.size, block)
                 return -1
             except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
                 self.undo(state)

@@ -12,59 +12,79 @@ from numba import njit
 
 
 @njit(cache=True)
+def _rows(src, frm, dst, to, n):
+    """Rows ``frm .. frm + n - 1`` of the array ``src`` into rows ``to ..`` of ``dst``, as one
+    flat run of elements (rows of a C-ordered array are contiguous): a plain loop over
+    two flat views compiles to a block copy, about ten times faster than assigning
+    slices of every axis."""
+    width = src.size // src.shape[0] if src.shape[0] else 0
+    run = src.reshape(-1)[frm * width:(frm + n) * width]
+    into = dst.reshape(-1)[to * width:(to + n) * width]
+    for i in range(run.size):
+        into[i] = run[i]
+
+
+@njit(cache=True)
+def copy_block(src, frm, dst, to, n):
+    """Rows ``frm .. frm + n - 1`` of the state ``src`` into rows ``to .. to + n - 1`` of
+    ``dst`` (every field of State)."""
+    _rows(src.hands, frm, dst.hands, to, n)
+    _rows(src.hand_size, frm, dst.hand_size, to, n)
+    _rows(src.deck, frm, dst.deck, to, n)
+    _rows(src.deck_pos, frm, dst.deck_pos, to, n)
+    _rows(src.deck_len, frm, dst.deck_len, to, n)
+    _rows(src.discard, frm, dst.discard, to, n)
+    _rows(src.top, frm, dst.top, to, n)
+    _rows(src.color, frm, dst.color, to, n)
+    _rows(src.current, frm, dst.current, to, n)
+    _rows(src.direction, frm, dst.direction, to, n)
+    _rows(src.phase, frm, dst.phase, to, n)
+    _rows(src.pending, frm, dst.pending, to, n)
+    _rows(src.drawn, frm, dst.drawn, to, n)
+    _rows(src.uno_called, frm, dst.uno_called, to, n)
+    _rows(src.uno_offender, frm, dst.uno_offender, to, n)
+    _rows(src.attacker, frm, dst.attacker, to, n)
+    _rows(src.wd4_guilty, frm, dst.wd4_guilty, to, n)
+    _rows(src.prev_top, frm, dst.prev_top, to, n)
+    _rows(src.prev_color, frm, dst.prev_color, to, n)
+    _rows(src.hidden, frm, dst.hidden, to, n)
+    _rows(src.dealer, frm, dst.dealer, to, n)
+    _rows(src.active, frm, dst.active, to, n)
+    _rows(src.place, frm, dst.place, to, n)
+    _rows(src.num_out, frm, dst.num_out, to, n)
+    _rows(src.num_eliminated, frm, dst.num_eliminated, to, n)
+    _rows(src.turn_draw, frm, dst.turn_draw, to, n)
+    _rows(src.turn_reverse, frm, dst.turn_reverse, to, n)
+    _rows(src.turn_skip, frm, dst.turn_skip, to, n)
+    _rows(src.targeted, frm, dst.targeted, to, n)
+    _rows(src.chain_first, frm, dst.chain_first, to, n)
+    _rows(src.chain_last, frm, dst.chain_last, to, n)
+    _rows(src.react_from, frm, dst.react_from, to, n)
+    _rows(src.top_player, frm, dst.top_player, to, n)
+    _rows(src.fed, frm, dst.fed, to, n)
+    _rows(src.dobon_loser, frm, dst.dobon_loser, to, n)
+    _rows(src.roulette, frm, dst.roulette, to, n)
+    _rows(src.turns, frm, dst.turns, to, n)
+    _rows(src.key, frm, dst.key, to, n)
+    _rows(src.counter, frm, dst.counter, to, n)
+    _rows(src.done, frm, dst.done, to, n)
+    _rows(src.truncated, frm, dst.truncated, to, n)
+    _rows(src.winner, frm, dst.winner, to, n)
+    _rows(src.round_winner, frm, dst.round_winner, to, n)
+    _rows(src.round_points, frm, dst.round_points, to, n)
+    _rows(src.scores, frm, dst.scores, to, n)
+    _rows(src.rounds_played, frm, dst.rounds_played, to, n)
+    _rows(src.drew_on, frm, dst.drew_on, to, n)
+    _rows(src.last_played, frm, dst.last_played, to, n)
+    _rows(src.last_named, frm, dst.last_named, to, n)
+    _rows(src.wd4_after_draw, frm, dst.wd4_after_draw, to, n)
+    _rows(src.shown, frm, dst.shown, to, n)
+
+
+@njit(cache=True)
 def copy_row(src, frm, dst, to):
     """Row ``frm`` of the state ``src`` into row ``to`` of ``dst`` (every field of State)."""
-    dst.hands[to, :, :] = src.hands[frm, :, :]
-    dst.hand_size[to, :] = src.hand_size[frm, :]
-    dst.deck[to, :] = src.deck[frm, :]
-    dst.deck_pos[to] = src.deck_pos[frm]
-    dst.deck_len[to] = src.deck_len[frm]
-    dst.discard[to, :] = src.discard[frm, :]
-    dst.top[to] = src.top[frm]
-    dst.color[to] = src.color[frm]
-    dst.current[to] = src.current[frm]
-    dst.direction[to] = src.direction[frm]
-    dst.phase[to] = src.phase[frm]
-    dst.pending[to] = src.pending[frm]
-    dst.drawn[to] = src.drawn[frm]
-    dst.uno_called[to] = src.uno_called[frm]
-    dst.uno_offender[to] = src.uno_offender[frm]
-    dst.attacker[to] = src.attacker[frm]
-    dst.wd4_guilty[to] = src.wd4_guilty[frm]
-    dst.prev_top[to] = src.prev_top[frm]
-    dst.prev_color[to] = src.prev_color[frm]
-    dst.hidden[to, :] = src.hidden[frm, :]
-    dst.dealer[to] = src.dealer[frm]
-    dst.active[to, :] = src.active[frm, :]
-    dst.place[to, :] = src.place[frm, :]
-    dst.num_out[to] = src.num_out[frm]
-    dst.num_eliminated[to] = src.num_eliminated[frm]
-    dst.turn_draw[to] = src.turn_draw[frm]
-    dst.turn_reverse[to] = src.turn_reverse[frm]
-    dst.turn_skip[to] = src.turn_skip[frm]
-    dst.targeted[to] = src.targeted[frm]
-    dst.chain_first[to] = src.chain_first[frm]
-    dst.chain_last[to] = src.chain_last[frm]
-    dst.react_from[to] = src.react_from[frm]
-    dst.top_player[to] = src.top_player[frm]
-    dst.fed[to] = src.fed[frm]
-    dst.dobon_loser[to] = src.dobon_loser[frm]
-    dst.roulette[to] = src.roulette[frm]
-    dst.turns[to] = src.turns[frm]
-    dst.key[to] = src.key[frm]
-    dst.counter[to] = src.counter[frm]
-    dst.done[to] = src.done[frm]
-    dst.truncated[to] = src.truncated[frm]
-    dst.winner[to] = src.winner[frm]
-    dst.round_winner[to] = src.round_winner[frm]
-    dst.round_points[to, :] = src.round_points[frm, :]
-    dst.scores[to, :] = src.scores[frm, :]
-    dst.rounds_played[to] = src.rounds_played[frm]
-    dst.drew_on[to, :, :] = src.drew_on[frm, :, :]
-    dst.last_played[to, :] = src.last_played[frm, :]
-    dst.last_named[to, :] = src.last_named[frm, :]
-    dst.wd4_after_draw[to, :] = src.wd4_after_draw[frm, :]
-    dst.shown[to, :, :] = src.shown[frm, :, :]
+    copy_block(src, frm, dst, to, 1)
 
 
 @njit(cache=True)
