@@ -104,8 +104,8 @@ def broken_batch(games: int = 6, bad: int = 3) -> tuple[Engine, np.ndarray, int]
     return eng, actions, bad
 
 
-# the compiled undo log: rows saved one by one (6 games), a chunk of rows at a time as
-# the step reaches them (64 and 300 games; game 130 fails in the third chunk)
+# the compiled undo log: rows saved one by one (6 games), the whole state copied first
+# (64 and 300 games; game 130 fails well after the first rows have changed)
 @pytest.mark.parametrize(("games", "bad"), [(6, 3), (64, 3), (300, 130)])
 def test_an_internal_error_in_one_game_leaves_every_game_as_it_was(games, bad):
     eng, actions, bad = broken_batch(games, bad)
@@ -140,7 +140,7 @@ def test_the_compiled_row_copy_covers_every_state_field(each_backend):
     if each_backend != "numba":
         pytest.skip("the row copy of the compiled kernels")
     from uno_env.engine.compiled.layout import state_struct
-    from uno_env.engine.compiled.rows import copy_rows
+    from uno_env.engine.compiled.rows import copy_block, copy_rows
 
     src, dst = State.empty(3, 4), State.empty(3, 4)
     rng = np.random.default_rng(0)
@@ -150,6 +150,11 @@ def test_the_compiled_row_copy_covers_every_state_field(each_backend):
     copy_rows(state_struct(src), np.array([2, 0]), state_struct(dst), np.array([0, 1]))
     for f in dataclasses.fields(src):
         np.testing.assert_array_equal(getattr(dst, f.name)[:2], getattr(src, f.name)[[2, 0]],
+                                      err_msg=f.name)
+    block = State.empty(3, 4)   # rows 0-1 into rows 1-2, as the two-thread step saves
+    copy_block(state_struct(src), 0, state_struct(block), 1, 2)
+    for f in dataclasses.fields(src):
+        np.testing.assert_array_equal(getattr(block, f.name)[1:], getattr(src, f.name)[:2],
                                       err_msg=f.name)
 
 
@@ -210,6 +215,9 @@ def test_state_assignment_checks_games_players_deck_and_dtypes():
     bent = dataclasses.replace(State.empty(4, 3), top=np.zeros(5, np.int16))
     with pytest.raises(ValueError, match="top"):
         eng.state = bent
+    strided = dataclasses.replace(State.empty(4, 3), discard=np.zeros((73, 4), np.int16).T)
+    with pytest.raises(ValueError, match="discard must be a C-contiguous array"):
+        eng.state = strided
 
 
 def test_a_rejected_state_leaves_the_engine_as_it_was():
