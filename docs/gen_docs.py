@@ -49,6 +49,7 @@ from uno_env.engine.observe import (
     VIEWS,
     observation_bounds,
 )
+from uno_env.engine.packed import SCALARS, SCORE_SHIFT, SEAT_NUMBERS, packed_size
 from uno_env.engine.state import PHASE_NAMES
 from uno_env.rules import CHOICES, MAX_PLAYERS, Rules
 
@@ -239,8 +240,47 @@ def observation_md() -> str:
     start = VIEW_SLICES["rules"].start
     for i, (element, meaning) in enumerate(_rules_elements()):
         lines.append(f"| {start + i} | `{element}` | {meaning} |")
-    lines += ["", OBSERVATION_HISTORY]
+    lines += ["", *_packed_lines(), "", OBSERVATION_HISTORY]
     return "\n".join(lines)
+
+
+def _packed_lines() -> list[str]:
+    """The section on the packed observation (``uno_env.engine.packed``)."""
+    official = Rules.preset("official", num_players=4)
+    lines = [
+        "## Packed observation",
+        "",
+        "`Engine.observe_packed(players, games)` returns the same facts as `observe` in",
+        "`int16`: each count as a count, each one-hot as the index it marks, each seat's",
+        "`drew_on` as bits, the `rules` view left out (it is a constant of the engine), and",
+        "only the seats the rules have. Under the official rules at 4 players a row is",
+        f"{packed_size(official)} numbers ({2 * packed_size(official)} bytes) against "
+        f"{OBS_SIZE} float32 ({4 * OBS_SIZE:,} bytes).",
+        "`uno_env.engine.packed.unpack(rows, rules)` turns packed rows into the layout",
+        "above, bit for bit what `observe` returns (tested on every preset at 2, 4 and 10",
+        "players, on both backends). It is for loops that step thousands of games and",
+        "keep, send or batch the observations before a policy builds the float view",
+        "(docs/benchmarks.md has what it saves); the environments keep the float layout.",
+        "",
+        "The layout of a row depends on the rules (`packed_views(rules)` gives each view's",
+        "slice, `packed_size(rules)` the length); P is the player count:",
+        "",
+        "| view | size | holds |",
+        "|---|---:|---|",
+        f"| `hand` | {NUM_KINDS} | cards of each kind in the observer's hand |",
+        f"| `discards` | {NUM_KINDS} | cards of each kind in the discard pile |",
+    ]
+    lines += [f"| `{name}` | 1 | {meaning} |" for name, meaning in SCALARS]
+    lines += [f"| `{name}` | P - 1 | per seat at offsets 1..P-1: {meaning} |"
+              for name, meaning in SEAT_NUMBERS]
+    lines += [
+        f"| `scores_high`, `scores_low` | P each | match scores, observer first: "
+        f"`score >> {SCORE_SHIFT}` and `score & {(1 << SCORE_SHIFT) - 1}` |",
+        f"| `partner_hand` | {NUM_KINDS} | team play only: the partner's hand |",
+        f"| `shown_hands` | (P - 1) x {NUM_KINDS} | `zero_open` only: per seat, the cards "
+        "it showed and still holds |",
+    ]
+    return lines
 
 
 def _action_meaning(a: int) -> str:

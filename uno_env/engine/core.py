@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
 import os
 from collections.abc import Sequence
@@ -70,7 +71,14 @@ def default_backend() -> str:
     chosen = os.environ.get("UNO_ENV_BACKEND", "").strip().lower()
     if chosen:
         return chosen
-    return "numba" if importlib.util.find_spec("numba") is not None else "numpy"
+    return "numba" if _numba_installed() else "numpy"
+
+
+@functools.cache
+def _numba_installed() -> bool:
+    """Whether numba can be imported (looked up once: the lookup costs tens of
+    microseconds, more than a random pick over thousands of games)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def _kernels(rules: Rules, backend: str | None, threads: int = 1) -> NumbaBackend | None:

@@ -87,7 +87,7 @@ def playable(rules, hand, top, color, out):
     """
     matches = rules.matches[color, top]
     for k in range(NUM_KINDS):
-        out[k] = hand[k] > 0 and matches[k]
+        out[k] = (hand[k] > 0) & matches[k]
     if out[WD4] and not rules.wd4_bluff and rules.wd4_restriction != Wd4Restriction.NONE:
         out[WD4] = wd4_permitted(rules, hand, rules.matches[color, top], color)
 
@@ -281,7 +281,7 @@ def legal_row(rules, s, g, mask, kinds):
     any_play = False
     for k in range(NUM_COLORED_KINDS):
         mask[k] = kinds[k]
-        any_play = any_play or kinds[k]
+        any_play |= kinds[k]
     for k in range(NUM_COLORED_KINDS, NUM_KINDS):
         if kinds[k]:
             any_play = True
