@@ -78,12 +78,13 @@ def pack_games(rules, s, games, players, starts, out):
         row[c + 8] = (offender - player) % p if offender >= 0 else 0
         row[c + 9] = hand_size[g, player]
         row[c + 10] = deck_len[g] - deck_pos[g]
+        seat = player
         for o in range(1, p):
-            seat = (player + o) % p
+            seat = seat + 1 if seat + 1 < p else 0   # (player + o) % p
+            on = drew_on[g, seat]
             bits = 0
             for col in range(NUM_COLORS):
-                if drew_on[g, seat, col]:
-                    bits |= 1 << col
+                bits |= np.int64(on[col]) << col
             at = seat0 + o - 1
             row[at] = hand_size[g, seat]
             row[at + m] = active[g, seat]
@@ -91,10 +92,12 @@ def pack_games(rules, s, games, players, starts, out):
             row[at + 3 * m] = last_played[g, seat]
             row[at + 4 * m] = last_named[g, seat]
             row[at + 5 * m] = wd4[g, seat]
+        seat = player
         for o in range(p):
-            score = np.int64(scores[g, (player + o) % p])
+            score = np.int64(scores[g, seat])
             row[score0 + o] = score >> SCORE_SHIFT
             row[score0 + p + o] = score & _LOW_MASK
+            seat = seat + 1 if seat + 1 < p else 0
         if teams:
             start = starts[_SCORES + 2]
             _copy(hands[g, (player + 2) % p], row[start:start + NUM_KINDS])
