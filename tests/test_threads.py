@@ -11,8 +11,8 @@ from uno_env.engine.core import EngineError
 
 pytest.importorskip("numba")
 
-#: Enough games for a call to run on the threads (PARALLEL_GAMES is 256).
-GAMES = 300
+#: Enough games for every call to run on the threads (PARALLEL_DECISION_GAMES is 2048).
+GAMES = 2100
 RULES = [Rules.preset("official", num_players=4), Rules.preset("no_mercy", num_players=3),
          Rules.preset("house_dobon", num_players=5, auto_forced=True)]
 
@@ -20,17 +20,17 @@ RULES = [Rules.preset("official", num_players=4), Rules.preset("no_mercy", num_p
 def play(rules: Rules, threads: int, games: int = GAMES, steps: int = 60, seed: int = 7
          ) -> tuple[dict[str, np.ndarray], list[np.ndarray]]:
     """``steps`` random steps (the same random numbers at any thread count), then a reset
-    of every third game; the final state and every step's observations, masks and
-    rewards."""
+    of every game but two (still enough for the threads); the final state and every
+    step's observations (float32 and packed), masks and rewards."""
     engine = Engine(rules, games, seed=seed, backend="numba", threads=threads)
     rng = np.random.default_rng(1)
     seen = []
     for _ in range(steps):
-        seen += [engine.observe(), engine.legal_action_mask().copy()]
+        seen += [engine.observe(), engine.observe_packed(), engine.legal_action_mask().copy()]
         rewards, terminated, truncated = engine.step(random_actions(engine, rng))
         seen += [rewards, terminated, truncated]
-    engine.reset(games=np.arange(0, games, 3))
-    seen += [engine.observe(), engine.legal_action_mask().copy()]
+    engine.reset(games=np.delete(np.arange(games), [5, games // 2]))
+    seen += [engine.observe(), engine.observe_packed(), engine.legal_action_mask().copy()]
     return snapshot(engine), seen
 
 
@@ -50,12 +50,12 @@ def test_more_threads_than_cores_play_the_same_games():
 
 
 def test_a_game_is_the_same_in_a_batch_of_any_size_on_any_threads():
-    """Seeds reproduce games: game ``k`` of a 600-game batch on 2 threads is the game of
+    """Seeds reproduce games: game ``k`` of a 2100-game batch on 2 threads is the game of
     seed ``7 + k`` played alone (the same random actions drawn per game)."""
     rules = RULES[0]
-    big = Engine(rules, 600, seed=7, backend="numba", threads=2)
-    small = Engine(rules, 5, seed=[7 + 3, 7 + 250, 7 + 301, 7 + 450, 7 + 599], backend="numba")
-    rows = np.array([3, 250, 301, 450, 599])
+    big = Engine(rules, GAMES, seed=7, backend="numba", threads=2)
+    rows = np.array([3, 250, 1301, 1850, 2099])
+    small = Engine(rules, 5, seed=[7 + int(k) for k in rows], backend="numba")
     for step in range(40):
         mask = big.legal_action_mask()
         keys = np.random.default_rng(step).random(mask.shape)

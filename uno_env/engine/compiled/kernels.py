@@ -217,9 +217,14 @@ def observe_games(rules, s, games, players, out):
 
 #: From this many games a call saves the whole state for its undo log (see _undo_log).
 _BULK_SAVE_GAMES = 32
-#: From this many games a call of an engine given several threads runs on them
-#: (:mod:`.parallel`); smaller calls cost less on one thread than waking the others.
+#: From this many games a call that plays games on (``play_policies``) runs on the
+#: engine's threads, if it has several (:mod:`.parallel`); smaller calls cost less on
+#: one thread than waking the others.
 PARALLEL_GAMES = 256
+#: The same for a call of one decision a game (step, observe, masks, reset), whose
+#: pieces are short: two threads measured 0.64x one thread at 512 games, 0.84x at
+#: 1024, 1.13x at 2048 and 1.3-1.6x at 4096 (docs/benchmarks.md).
+PARALLEL_DECISION_GAMES = 2048
 # "No masks" for the kernels' two mask arguments, typed as the engine's masks are:
 # the cached masks it reads are read-only, the ones it has written are not.
 _NO_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
@@ -244,8 +249,9 @@ class NumbaBackend:
     the games to work on (``int64[n]``). The methods that change games take
     ``new_masks``: ``bool[G, A]`` legal masks of all games, whose rows of the
     changed games they rewrite, or None. ``threads`` above 1: calls of
-    :data:`PARALLEL_GAMES` games or more are cut into that many blocks of games, run at
-    once on as many threads (:mod:`.parallel`), with the same results as on one thread.
+    :data:`PARALLEL_DECISION_GAMES` games or more (:data:`PARALLEL_GAMES` for calls that
+    play games on) are cut into that many blocks of games, run at once on as many
+    threads (:mod:`.parallel`), with the same results as on one thread.
     """
 
     def __init__(self, rules: Rules, threads: int = 1) -> None:
@@ -271,10 +277,10 @@ class NumbaBackend:
     def __setstate__(self, state: dict) -> None:
         type(self).__init__(self, state["rules"], state.get("threads", 1))
 
-    def _blocks(self, games: np.ndarray) -> int:
+    def _blocks(self, games: np.ndarray, least: int = PARALLEL_DECISION_GAMES) -> int:
         """How many blocks of games a call over ``games`` runs in (1: the one-thread
-        kernel)."""
-        return self.threads if self.threads > 1 and games.size >= PARALLEL_GAMES else 1
+        kernel): the engine's threads from ``least`` games on."""
+        return self.threads if self.threads > 1 and games.size >= least else 1
 
     def _arrays(self, state: State) -> object:
         if state is not self._state:
@@ -473,7 +479,7 @@ class NumbaBackend:
         :func:`.seated.play_seated_games`)."""
         from .seated import play_seated_games
         s = self._arrays(state)
-        blocks = self._blocks(games)
+        blocks = self._blocks(games, PARALLEL_GAMES)
         if blocks > 1:
             from .parallel import in_blocks
             _, log = self._undo_log(state, games, whole=True)
