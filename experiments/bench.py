@@ -63,7 +63,7 @@ from uno_env.engine.core import default_backend
 from uno_env.learner import LearnerCore
 from uno_env.machine import backend_version, cpu_model, load_average
 from uno_env.random_actions import random_legal_actions
-from uno_env.simulate import play_random_step
+from uno_env.simulate import observer, play_random_step
 from uno_env.tournament_report import print_table
 
 BATCHES = (1, 64, 1024, 4096)
@@ -425,7 +425,7 @@ def bench_step_parts(num_games: int, observation: str = "float32", steps: int = 
     observation writes that many bytes, so the fill is what memory bandwidth alone
     costs it."""
     engine = Engine(Rules.preset("official", num_players=PLAYERS), num_games, seed=0)
-    observe = engine.observe_packed if observation == "packed" else engine.observe
+    observe = observer(engine, observation)
     rng = np.random.default_rng(0)
     spent = np.zeros(6)
     floor = np.empty_like(observe())

@@ -28,6 +28,15 @@ from .rules import Rules
 OBSERVATIONS = ("none", "float32", "packed")
 
 
+def observer(engine: Engine, observation: str) -> Callable[[], np.ndarray] | None:
+    """The method of ``engine`` that makes ``observation`` (one of :data:`OBSERVATIONS`;
+    None for ``none``)."""
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"unknown observation {observation!r}; observations: "
+                         f"{', '.join(OBSERVATIONS)}")
+    return {"float32": engine.observe, "packed": engine.observe_packed}.get(observation)
+
+
 def play_random_step(engine: Engine, rng: np.random.Generator, observation: str = "none"
                      ) -> tuple[np.ndarray, np.ndarray]:
     """One random decision in every running game; returns ``(running_before, ended_idx)``.
@@ -35,14 +44,10 @@ def play_random_step(engine: Engine, rng: np.random.Generator, observation: str 
     With an ``observation`` (see :data:`OBSERVATIONS`) the acting players are observed
     first, as an RL loop would.
     """
-    if observation not in OBSERVATIONS:
-        raise ValueError(f"unknown observation {observation!r}; observations: "
-                         f"{', '.join(OBSERVATIONS)}")
+    observe = observer(engine, observation)
     mask = engine.legal_action_mask()
-    if observation == "float32":
-        engine.observe()
-    elif observation == "packed":
-        engine.observe_packed()
+    if observe is not None:
+        observe()
     running = ~engine.state.done
     engine.step(random_legal_actions(mask, rng))
     ended = np.flatnonzero(running & engine.state.done)

@@ -249,7 +249,7 @@ class Engine:
         """The legal masks of all games (None) or of the games ``idx``, computed anew
         (read-only)."""
         if self._kernels is not None:
-            games = np.arange(self.num_games) if idx is None else idx
+            games = self._listed(idx)
             mask = self._kernels.legal_mask(self.state, games)
         else:
             mask = legal_mask(self._codes, self.state if idx is None else self.state.take(idx))
@@ -292,7 +292,7 @@ class Engine:
         game, after putting every game back as it was.
         """
         idx = None if games is None else self._game_indices(games, unique=False)
-        listed = np.arange(self.num_games) if idx is None else idx
+        listed = self._listed(idx)
         actions = self._action_ids(actions, listed)
         s = self.state
         rewards = np.zeros((self.num_games, self.num_players), np.float32)
@@ -608,6 +608,7 @@ class Engine:
         return pack(self.rules, self.state if idx is None else self.state.take(idx), p)
 
     def _listed(self, idx: np.ndarray | None) -> np.ndarray:
+        """The indices of the games ``idx`` lists (None: every game)."""
         return np.arange(self.num_games) if idx is None else idx
 
     def _observed(self, players: int | Sequence[int] | np.ndarray | None,

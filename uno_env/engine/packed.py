@@ -56,25 +56,29 @@ SEAT_NUMBERS: tuple[tuple[str, str], ...] = (
 )
 
 
+def view_sizes(rules: Rules) -> dict[str, int]:
+    """Every view a packed row can have, in order, with its size under ``rules`` (0 for
+    ``partner_hand`` without team play and ``shown_hands`` without ``zero_open``)."""
+    others = rules.num_players - 1
+    return {"hand": NUM_KINDS, "discards": NUM_KINDS,
+            **{name: 1 for name, _ in SCALARS},
+            **{name: others for name, _ in SEAT_NUMBERS},
+            "scores_high": rules.num_players, "scores_low": rules.num_players,
+            "partner_hand": NUM_KINDS if rules.teams else 0,
+            "shown_hands": others * NUM_KINDS if rules.zero_open else 0}
+
+
 def packed_views(rules: Rules) -> dict[str, slice]:
     """The views of a packed row under ``rules``, in order: ``hand`` and ``discards``
     (counts by kind), the :data:`SCALARS`, the :data:`SEAT_NUMBERS` (``P - 1`` each),
     ``scores_high`` and ``scores_low`` (``P`` each, observer first), then
     ``partner_hand`` under team play and ``shown_hands`` (``(P - 1) * K``) under
     ``zero_open``."""
-    others = rules.num_players - 1
-    sizes = [("hand", NUM_KINDS), ("discards", NUM_KINDS)]
-    sizes += [(name, 1) for name, _ in SCALARS]
-    sizes += [(name, others) for name, _ in SEAT_NUMBERS]
-    sizes += [("scores_high", rules.num_players), ("scores_low", rules.num_players)]
-    if rules.teams:
-        sizes.append(("partner_hand", NUM_KINDS))
-    if rules.zero_open:
-        sizes.append(("shown_hands", others * NUM_KINDS))
     views, start = {}, 0
-    for name, size in sizes:
-        views[name] = slice(start, start + size)
-        start += size
+    for name, size in view_sizes(rules).items():
+        if size:
+            views[name] = slice(start, start + size)
+            start += size
     return views
 
 

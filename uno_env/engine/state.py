@@ -119,11 +119,6 @@ class State:
     def copy(self) -> State:
         return State(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
 
-    def copy_into(self, other: State) -> None:
-        """Overwrite ``other`` (a state of the same shape) with this one, field by field."""
-        for f in fields(self):
-            np.copyto(getattr(other, f.name), getattr(self, f.name))
-
     def take(self, games: np.ndarray) -> State:
         """A new state holding only the given games."""
         return State(**{f.name: getattr(self, f.name)[games].copy() for f in fields(self)})

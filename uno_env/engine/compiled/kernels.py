@@ -232,12 +232,6 @@ _NO_MASKS.flags.writeable = False
 _NO_NEW_MASKS = np.zeros((0, NUM_ACTIONS), np.bool_)
 
 
-def _consecutive(games: np.ndarray) -> bool:
-    """Whether ``games`` are consecutive game indices in increasing order."""
-    return bool(games.size) and games[-1] - games[0] + 1 == games.size \
-        and bool((games[1:] > games[:-1]).all())
-
-
 def _new(new_masks: np.ndarray | None) -> np.ndarray:
     return _NO_NEW_MASKS if new_masks is None else new_masks
 
@@ -368,7 +362,8 @@ class NumbaBackend:
             bad = first_illegal(self.rules, s, games, actions, masks)
             if bad >= 0:
                 return bad
-            every_game = games.size == state.num_games and _consecutive(games)
+            # every game in order (the engine lists no game twice): blocks of consecutive rows
+            every_game = games.size == state.num_games and bool((games[1:] > games[:-1]).all())
             _, log = self._undo_log(state, games, whole=True, copy=not every_game)
 
             def block(first: int, end: int) -> tuple:

@@ -7,19 +7,16 @@ from numba import njit
 
 from ...cards import NUM_COLORS, NUM_KINDS
 from ...rules import Rules
-from ..packed import SCALARS, SCORE_SHIFT, SEAT_NUMBERS, packed_views
+from ..packed import SCALARS, SCORE_SHIFT, SEAT_NUMBERS, view_sizes
 from ..state import NUM_PHASES
 
 
 def packed_starts(rules: Rules) -> np.ndarray:
-    """``int64[2 + len(SCALARS) + len(SEAT_NUMBERS) + 4]``: where each view of a packed
-    row starts under ``rules`` (the order of :func:`~uno_env.engine.packed.packed_views`;
-    views a rule set does not have start at the row's end)."""
-    views = packed_views(rules)
-    end = list(views.values())[-1].stop
-    names = ("hand", "discards", *(n for n, _ in SCALARS), *(n for n, _ in SEAT_NUMBERS),
-             "scores_high", "scores_low", "partner_hand", "shown_hands")
-    return np.array([views[n].start if n in views else end for n in names], np.int64)
+    """``int64[len(view_sizes(rules))]``: where each view a packed row can have starts
+    under ``rules``, in the order of :func:`~uno_env.engine.packed.view_sizes` (a view the
+    rules do not have is empty: it starts where the next one does)."""
+    starts = np.cumsum([0, *view_sizes(rules).values()])[:-1]
+    return starts.astype(np.int64)
 
 
 _SCALAR0 = 2                      # index in packed_starts of the first scalar view
@@ -34,12 +31,6 @@ def _copy(src, dst):
     to vector code; indexing the rows with offsets does not)."""
     for k in range(dst.size):
         dst[k] = src[k]
-
-
-@njit(cache=True)
-def pack_row(rules, s, g, player, starts, out):
-    """Write game ``g`` as seen by ``player`` into ``out`` (``int16[packed_size]``)."""
-    pack_games(rules, s, np.array([g]), np.array([player]), starts, out.reshape(1, -1))
 
 
 @njit(cache=True, nogil=True)

@@ -17,6 +17,9 @@ def _rows(src, frm, dst, to, n):
     flat run of elements (rows of a C-ordered array are contiguous): a plain loop over
     two flat views compiles to a block copy, about ten times faster than assigning
     slices of every axis."""
+    if n == 1:   # one game (the row by row undo log): indexing is cheaper than views
+        dst[to] = src[frm]
+        return
     width = src.size // src.shape[0] if src.shape[0] else 0
     run = src.reshape(-1)[frm * width:(frm + n) * width]
     into = dst.reshape(-1)[to * width:(to + n) * width]
