@@ -120,8 +120,21 @@ class PolicyNet(torch.nn.Module):
         self.policy = torch.nn.Linear(width, self.actions)
         self.value = torch.nn.Linear(width, 1)
 
+    #: The engine rows it reads (the learner's interface, :mod:`uno_agents.training.nets`).
+    raw_kind = "dense"
+    encoder = "dense"
+
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        latent = self.trunk(scale_observation(obs))
+        return self.evaluate(self.prepare(obs))
+
+    def prepare(self, raw: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """The network's inputs of observations: the scaled observation."""
+        return (scale_observation(raw.float()),)
+
+    def evaluate(self, inputs: tuple[torch.Tensor, ...], rules: torch.Tensor | None = None,
+                 rules_index: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits, value)`` of prepared inputs (the rule vectors are in them already)."""
+        latent = self.trunk(inputs[0])
         return self.policy(latent), self.value(latent).squeeze(-1)
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:

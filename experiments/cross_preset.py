@@ -75,7 +75,7 @@ import torch
 
 from uno_agents import make_agent
 from uno_agents.policy import PolicyAgent
-from uno_agents.ppo_training import Config, last_checkpoint, train
+from uno_agents.training.sb3 import Config, last_checkpoint, train
 from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate

@@ -5,7 +5,7 @@
 
 Every setting, the environments, the self-play pool, the fine-tuning of a saved
 network, the checkpoints and the closing evaluation are in
-:mod:`uno_agents.ppo_training` (``--help`` lists the flags); this script runs one.
+:mod:`uno_agents.training.sb3` (``--help`` lists the flags); this script runs one.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from uno_env.cli import run_command
 
 def main(argv: list[str] | None = None) -> None:
     # imported here, under run_command: Ctrl-C during the slow imports ends cleanly too
-    from uno_agents.ppo_training import parse_config, train
+    from uno_agents.training.sb3 import parse_config, train
 
     argv = sys.argv[1:] if argv is None else argv
     train(parse_config(argv), "python experiments/train_ppo.py " + shlex.join(argv))

@@ -461,7 +461,7 @@ def test_a_policy_names_only_a_built_in_heuristic_as_its_prior(tmp_path) -> None
     with pytest.raises(ValueError, match="names prior 'ppo:official-2p'"):
         export_policy(model, tmp_path / "chained.safetensors")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-    from uno_agents.ppo_training import Config
+    from uno_agents.training.sb3 import Config
 
     with pytest.raises(SystemExit, match="--prior must be a built-in heuristic"):
         Config(prior="ppo:official-2p").check()

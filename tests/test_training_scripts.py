@@ -140,7 +140,7 @@ def test_no_rule_vector_drops_exactly_the_rules_view_from_the_policy_input(
     import numpy as np
 
     from uno_agents.policy import CURRENT_VIEWS, PolicyAgent, export_policy
-    from uno_agents.ppo_training import Config, build_model, make_env
+    from uno_agents.training.sb3 import Config, build_model, make_env
     from uno_env import Engine, Rules
     from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES
 

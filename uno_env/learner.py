@@ -103,6 +103,7 @@ class LearnerCore:
         # uniformly random opponents play inside the engine, one call a step
         self._random_opponents = all(getattr(a, "plays_uniformly", False)
                                      for a in self.opponents)
+        self._policy = self._compiled_policy()
         self.seats = self._first_seats()
         self.forfeit = np.zeros(self.num_games, bool)
         self._ar = np.arange(self.num_games)
@@ -231,14 +232,18 @@ class LearnerCore:
         ``auto_forced`` the engine plays forced moves on its own, so every round
         looks at the whole batch instead. Uniformly random opponents play all of
         it in one engine call (:meth:`Engine.play_random`, compiled on ``numba``),
-        drawing from :attr:`streams`: the same games on both backends.
+        drawing from :attr:`streams`: the same games on both backends; so do opponents
+        with a score table (``greedy``, ``tuned``, ``defender``) on ``numba``
+        (:meth:`Engine.play_opponents`), making the moves their ``act`` makes.
         """
         s = self.engine.state
         seats = self.seats
-        if self._random_opponents:
+        if self._random_opponents or self._policy is not None:
             idx = self._opponent_turns()
             if not idx.size:
                 return np.zeros(self.num_games, np.float32)
+            if self._policy is not None:
+                return self.engine.play_opponents(idx, seats[idx], self._policy)[self._ar, seats]
             return self.engine.play_random(idx, seats[idx], self.streams)[self._ar, seats]
         rewards = np.zeros(self.num_games, np.float32)
         limit = 2 * self.rules.max_turns * self.num_players + 10
@@ -256,6 +261,20 @@ class LearnerCore:
                 idx = idx[~s.done[idx] & (s.current[idx] != seat)]
         raise RuntimeError("opponents did not hand the turn back to the learner "
                            f"within {limit} decisions")
+
+    def _compiled_policy(self) -> Any:
+        """The score-table policy of the opponents when one such agent plays every
+        opponent seat and the engine is compiled (they then play inside the engine, one
+        call a step, choosing as their ``act`` does), else None. Agents that draw random
+        numbers are left to ``act``, so that both backends play the same games."""
+        from .engine.playout import uses_streams
+
+        agent = self.opponents[0]
+        if (self.engine.backend != "numba" or any(a is not agent for a in self.opponents)
+                or not hasattr(agent, "playout_policy") or hasattr(agent, "start_episodes")):
+            return None
+        policy = agent.playout_policy(self.num_players)
+        return None if uses_streams(policy) else policy
 
     def _opponent_turns(self) -> np.ndarray:
         """Indices of the running games whose acting player is an opponent."""

@@ -423,6 +423,37 @@ class Engine:
         self._keep_masks(masks)
         return rewards
 
+    def play_opponents(self, games: Sequence[int] | np.ndarray, seats: np.ndarray,
+                       policy: PlayoutPolicy) -> np.ndarray:
+        """Play every seat but ``seats[i]`` of game ``games[i]`` by a score-table policy
+        until seat ``seats[i]`` is to act or the game ends, inside one compiled call: a
+        learner's opponents (``greedy``, ``tuned``, ``defender``: their
+        ``playout_policy``), each decision the one their ``act`` makes from the acting
+        player's observation, forced decisions played as :meth:`step` plays them.
+        Returns the rewards ``float32[G, P]`` summed over the decisions. No policy that
+        draws random numbers (``random_play``). Needs the ``numba`` backend; a failed
+        call changes no game, as :meth:`step`."""
+        if self._kernels is None:
+            raise NotImplementedError("play_opponents runs on the numba backend only; on "
+                                      "numpy, step the agents' actions")
+        idx = self._game_indices(games, unique=True)
+        seats = np.asarray(seats, np.int64)
+        if seats.shape != idx.shape:
+            raise ValueError(f"seats must give one seat per game, shape {idx.shape}, "
+                             f"got {seats.shape}")
+        if uses_streams(policy):
+            raise ValueError("play_opponents plays no random policy (random_play)")
+        tables = policy_tables(policy, policy)
+        rewards = np.zeros((self.num_games, self.num_players), np.float32)
+        masks = self._new_masks(idx)
+        try:
+            self._kernels.play_opponents(self.state, idx, seats, tables,
+                                         np.zeros((0, 2), np.uint64), rewards, masks)
+        except Exception as err:
+            raise self._failed(self._kernels.undo(self.state), err) from err
+        self._keep_masks(masks)
+        return rewards
+
     def play_policies(self, games: Sequence[int] | np.ndarray,
                       policies: Sequence[PlayoutPolicy], seated: np.ndarray,
                       horizon: int = 0) -> tuple[np.ndarray, np.ndarray]:

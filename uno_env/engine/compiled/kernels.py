@@ -409,6 +409,15 @@ class NumbaBackend:
         play_policy_games(self.rules, self._arrays(state), games, seats, horizon, *tables,
                           streams, rewards, _new(new_masks), *self._undo_log(state, games))
 
+    def play_opponents(self, state: State, games: np.ndarray, seats: np.ndarray,
+                       tables: tuple[np.ndarray, ...], streams: np.ndarray, rewards: np.ndarray,
+                       new_masks: np.ndarray | None) -> None:
+        """Play the seats other than ``seats`` in ``games`` by the policy tables until
+        ``seats`` act (see :func:`.playouts.play_opponents_games`)."""
+        from .playouts import play_opponents_games
+        play_opponents_games(self.rules, self._arrays(state), games, seats, *tables, streams,
+                             rewards, _new(new_masks), *self._undo_log(state, games))
+
     def deal_worlds(self, state: State, games: np.ndarray, repeats: np.ndarray,
                     worlds: np.ndarray, keys: np.ndarray, weight: float, out: State) -> None:
         """The worlds of ``games`` into ``out`` (see :func:`.search.deal_worlds`)."""

@@ -478,10 +478,11 @@ def choose_state(kind, rules, s, g, player, deck, mask, num_legal, static, weigh
 
 
 @njit(cache=True)
-def play_on(rules, s, g, seat, limit, kinds, static, weights, relief, color_weight, threshold,
-            streams, rewards, mask, kinds_held, work):
+def play_on(rules, s, g, seat, limit, stop, kinds, static, weights, relief, color_weight,
+            threshold, streams, rewards, mask, kinds_held, work):
     """Game ``g`` played on by the policies (row 0 of the tables for ``seat``, row 1 for
-    the others) for at most ``limit`` decisions or to its end, adding its rewards to
+    the others) for at most ``limit`` decisions, to its end, or until seat ``stop`` is to
+    act (-1: never), adding its rewards to
     ``rewards``; with ``auto_forced`` each decision is followed by the forced ones (as
     :func:`.kernels.play_forced` plays them, the legal actions of the next decision
     computed once). ``mask`` (``bool[MASK_SIZE]``), ``kinds_held`` and ``work`` are the
@@ -490,7 +491,7 @@ def play_on(rules, s, g, seat, limit, kinds, static, weights, relief, color_weig
     words = mask.view(np.uint64)
     fresh = False    # whether mask holds the legal actions of the game as it is
     for _ in range(limit):
-        if s.done[g]:
+        if s.done[g] or s.current[g] == stop:
             break
         if not fresh:
             legal_row(rules, s, g, mask, kinds_held)
@@ -526,6 +527,27 @@ def play_policy_games(rules, s, games, seats, horizon, kinds, static, weights, r
         g = games[i]
         if not s.done[g]:
             save(s, g, saved, log)
-        play_on(rules, s, g, seats[i], limit, kinds, static, weights, relief, color_weight,
+        play_on(rules, s, g, seats[i], limit, -1, kinds, static, weights, relief, color_weight,
                 threshold, streams, rewards[g], mask, kinds_held, work)
+        refresh_mask(rules, s, g, new_masks, kinds_held)
+
+
+@njit(cache=True)
+def play_opponents_games(rules, s, games, seats, kinds, static, weights, relief, color_weight,
+                         threshold, streams, rewards, new_masks, saved, log):
+    """Each listed game played on by the policy (row 1 of the tables) for every seat but
+    ``seats[i]``, until seat ``seats[i]`` is to act or the game ends; ``rewards[g]`` sums
+    the game's rewards. A learner's opponents, as :meth:`uno_env.Engine.step` would play
+    them decision by decision."""
+    mask = np.zeros(MASK_SIZE, np.bool_)
+    kinds_held = np.empty(NUM_KINDS, np.bool_)
+    work = np.empty(WORK_SIZE)
+    limit = 10 * rules.max_turns
+    for i in range(games.size):
+        g = games[i]
+        if s.done[g] or s.current[g] == seats[i]:
+            continue
+        save(s, g, saved, log)
+        play_on(rules, s, g, seats[i], limit, seats[i], kinds, static, weights, relief,
+                color_weight, threshold, streams, rewards[g], mask, kinds_held, work)
         refresh_mask(rules, s, g, new_masks, kinds_held)

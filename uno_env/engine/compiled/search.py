@@ -227,7 +227,7 @@ def play_values(rules, s, num_rows, first, seats, horizon, kinds, static, weight
         if not s.done[r]:
             decide(rules, s, r, first[r], first_rewards)
             play_forced(rules, s, r, first_rewards)
-        play_on(rules, s, r, seat, limit, kinds, static, weights, relief, color_weight,
+        play_on(rules, s, r, seat, limit, -1, kinds, static, weights, relief, color_weight,
                 threshold, streams, rewards, mask, kinds_held, work)
         tail = 0.0 if s.done[r] else _lead(s, r, seat)
         values[r] = np.float64(first_rewards[seat]) + (np.float64(rewards[seat]) + tail)

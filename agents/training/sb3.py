@@ -85,10 +85,10 @@ from uno_env.evaluation import CURVE_SEED, head_to_head
 from uno_env.tournament_report import write_atomic
 from uno_env.vector import UnoVecEnv
 
-from . import AgentPool, make_agent
-from .files import BUILTIN_HEURISTICS, is_builtin
-from .net import PolicyNet, save_net
-from .policy import (
+from .. import AgentPool, make_agent
+from ..files import BUILTIN_HEURISTICS, is_builtin
+from ..net import PolicyNet, save_net
+from ..policy import (
     CURRENT_VIEWS,
     NO_MEMORY_VIEWS,
     HeuristicPriorPolicy,
@@ -447,7 +447,7 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
         policy = HeuristicPriorPolicy
         kwargs.update(prior=cfg.prior, prior_scale=cfg.prior_scale)
     if cfg.init_net:
-        from .net_ppo import NetActorCriticPolicy
+        from ..net_ppo import NetActorCriticPolicy
 
         policy = NetActorCriticPolicy
         kwargs = {"hidden": layers, "init": cfg.init_net, "anchor": cfg.anchor,

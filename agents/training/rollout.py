@@ -1,0 +1,204 @@
+"""The learner core: batches of engine games, played by a network, recorded for learning.
+
+:class:`Games` is one :class:`uno_env.Engine` of N games with one learner seat each
+(:class:`uno_env.learner.LearnerCore` underneath: the opponents, compiled heuristics,
+snapshots or networks, act inside the same batch until every game waits on its
+learner). It hands out the learner's rows straight from the engine (packed
+``int16`` rows or dense ``float32`` observations, as the network reads them) and
+legal masks, takes one action per game, and starts a new episode in every game that
+ended, seating the learner one seat further on.
+
+:func:`collect` plays ``steps`` decisions of every game with a network on any
+device and returns a :class:`Rollout`: the prepared network inputs (each sample
+prepared once), masks, actions, log-probabilities, values, rewards and episode ends,
+as tensors on that device, and the time spent in the engine and in the network.
+PPO, DMC and distillation read rollouts; :mod:`.workers` plays the games in other
+processes behind the same interface.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import torch
+
+from uno_env.engine.observe import rules_vector
+from uno_env.learner import LearnerCore
+from uno_env.rules import Rules
+
+from .encoder import PackedLayout, conform
+
+
+class Source(Protocol):
+    """What :func:`collect` plays: N games waiting on their learners."""
+
+    num_games: int
+    rules_table: np.ndarray          # float32[U, RULES_SIZE]: the rule sets of the games
+    rules_index: np.ndarray | None   # int64[N] into rules_table (None: one rule set)
+
+    def rows(self) -> np.ndarray: ...
+    def masks(self) -> np.ndarray: ...
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+class Games:
+    """N games of ``rules`` with a learner seat each (rotating by episode), for a
+    network that reads ``raw_kind`` rows (``"dense"`` or ``"packed"`` in ``layout``)."""
+
+    def __init__(self, rules: Rules, num_games: int, opponents: Any, seed: int,
+                 raw_kind: str = "packed", layout: PackedLayout | None = None) -> None:
+        if raw_kind not in ("dense", "packed"):
+            raise ValueError(f"raw_kind must be 'dense' or 'packed', got {raw_kind!r}")
+        self.rules, self.raw_kind = rules, raw_kind
+        self.layout = layout or PackedLayout.of(rules)
+        self.core = LearnerCore(rules, num_games, opponents, learner_seat="rotate", seed=seed)
+        self.num_games = self.core.num_games
+        self.rules_table = rules_vector(rules)[None, :]
+        self.rules_index: np.ndarray | None = None
+        self._returns = np.zeros(self.num_games, np.float32)
+
+    def rows(self) -> np.ndarray:
+        """The learner's view of every game: ``int16`` packed rows or ``float32`` rows."""
+        core = self.core
+        if self.raw_kind == "dense":
+            return core.observe()
+        return conform(core.engine.observe_packed(core.seats), self.rules, self.layout)
+
+    def masks(self) -> np.ndarray:
+        """``bool[N, A]``: the learner's legal actions in every game."""
+        return self.core.action_masks()
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play the learner's ``actions``, the opponents to the learner's next decision,
+        and new episodes where one ended. Returns ``(rewards float32[N], done bool[N],
+        outcome float32[N])``: ``outcome`` is the ended episode's return where ``done``
+        (the learner's summed rewards: +1 a win, -1/(P-1) a loss), 0 elsewhere."""
+        core = self.core
+        rewards, terminated, truncated, _ = core.step(actions)
+        done = terminated | truncated
+        self._returns += rewards
+        outcome = np.where(done, self._returns, 0.0).astype(np.float32)
+        ended = np.flatnonzero(done)
+        if ended.size:
+            self._returns[ended] = 0.0
+            core.reset(games=ended)
+        return rewards, done, outcome
+
+
+@dataclass
+class Rollout:
+    """``steps`` x ``N`` decisions as tensors on one device, flattened step-major
+    (sample ``t * N + g`` is game ``g`` at step ``t``)."""
+
+    inputs: tuple[torch.Tensor, ...]
+    masks: torch.Tensor        # bool[S, A]
+    actions: torch.Tensor      # int64[S]
+    log_probs: torch.Tensor    # float[S]
+    values: torch.Tensor       # float[S]
+    rewards: torch.Tensor      # float[T, N]
+    dones: torch.Tensor        # float[T, N]: 1 where the episode ended at this decision
+    last_values: torch.Tensor  # float[N]: the value of the position after the last step
+    rules_table: torch.Tensor
+    rules_index: torch.Tensor | None
+    outcomes: np.ndarray       # returns of the episodes that ended
+    engine_seconds: float = 0.0
+    network_seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return int(self.actions.numel())
+
+
+def to_device(array: np.ndarray, device: torch.device) -> torch.Tensor:
+    """A numpy array as a tensor on ``device`` (no copy on the CPU)."""
+    tensor = torch.from_numpy(np.ascontiguousarray(array))
+    return tensor if device.type == "cpu" else tensor.to(device, non_blocking=True)
+
+
+def masked_log_probs(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities of the masked softmax, floored at -80 (illegal actions sit there):
+    finite, so entropies and gradients through them stay numbers, and above float32's
+    underflow, where ``exp`` takes a path many times slower."""
+    return torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=-1).clamp(min=-80.0)
+
+
+def sample_actions(log_probs: torch.Tensor, masks: torch.Tensor,
+                   generator: torch.Generator | None) -> torch.Tensor:
+    """One legal action per row, sampled from the log-probabilities (Gumbel-max)."""
+    u = torch.rand(log_probs.shape, generator=generator, device=log_probs.device)
+    noisy = log_probs - torch.log(-torch.log(u.clamp_(1e-20, 1.0)))
+    return noisy.masked_fill_(~masks, float("-inf")).argmax(dim=-1)
+
+
+def collect(source: Source, net: torch.nn.Module, steps: int, device: torch.device,
+            generator: torch.Generator | None = None, epsilon: float = 0.0,
+            choose: Any = None) -> Rollout:
+    """Play ``steps`` decisions of every game of ``source`` with ``net`` (sampling its
+    masked softmax; ``epsilon`` > 0: its most likely action, or a uniformly random legal
+    one with probability ``epsilon``, for value networks) and record them.
+
+    ``choose``, if given, picks the played actions instead (``choose(rows, masks,
+    log_probs) -> int64[N]``, e.g. a teacher or another agent); the network's own log-
+    probabilities of those actions are recorded."""
+    n = source.num_games
+    rules_table = to_device(source.rules_table.astype(np.float32), device)
+    rules_index = None if source.rules_index is None else to_device(source.rules_index, device)
+    parts: list[tuple[torch.Tensor, ...]] = []
+    masks, actions, log_probs, values, rewards, dones = [], [], [], [], [], []
+    outcomes: list[np.ndarray] = []
+    engine_s = network_s = 0.0
+    clock = time.perf_counter()
+    rows, mask = source.rows(), source.masks()
+    for _ in range(steps):
+        now = time.perf_counter()
+        engine_s += now - clock
+        clock = now
+        mask_t = to_device(mask, device)
+        with torch.no_grad():
+            inputs = net.prepare(to_device(rows, device))
+            logits, value = net.evaluate(inputs, rules_table, rules_index)
+            logp = masked_log_probs(logits.float(), mask_t)
+            if choose is not None:
+                action = to_device(np.asarray(choose(rows, mask, logp), np.int64), device)
+            elif epsilon > 0:
+                action = logp.argmax(dim=-1)
+                explore = torch.rand(n, generator=generator, device=device) < epsilon
+                uniform = sample_actions(torch.zeros_like(logp), mask_t, generator)
+                action = torch.where(explore, uniform, action)
+            else:
+                action = sample_actions(logp, mask_t, generator)
+            chosen = logp.gather(1, action[:, None]).squeeze(1)
+        action_np = action.cpu().numpy()
+        now = time.perf_counter()
+        network_s += now - clock
+        clock = now
+        reward, done, outcome = source.step(action_np)
+        parts.append(inputs)
+        masks.append(mask_t)
+        actions.append(action)
+        log_probs.append(chosen)
+        values.append(value.float())
+        rewards.append(reward)
+        dones.append(done)
+        if done.any():
+            outcomes.append(outcome[done])
+        rows, mask = source.rows(), source.masks()
+    now = time.perf_counter()
+    engine_s += now - clock
+    with torch.no_grad():
+        inputs = net.prepare(to_device(rows, device))
+        last_values = net.evaluate(inputs, rules_table, rules_index)[1].float()
+    network_s += time.perf_counter() - now
+    index = None if rules_index is None else rules_index.repeat(steps)
+    return Rollout(
+        inputs=tuple(torch.cat(column) for column in zip(*parts, strict=True)),
+        masks=torch.cat(masks), actions=torch.cat(actions), log_probs=torch.cat(log_probs),
+        values=torch.cat(values), rewards=to_device(np.stack(rewards), device),
+        dones=to_device(np.stack(dones).astype(np.float32), device), last_values=last_values,
+        rules_table=rules_table, rules_index=index,
+        outcomes=np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
+        engine_seconds=engine_s, network_seconds=network_s)
