@@ -47,8 +47,12 @@ from .files import resolve_model
 #: Where shipped networks live: ``net:<stem>`` finds ``MODELS_DIR/<stem>.safetensors``.
 MODELS_DIR = Path(__file__).parent / "models"
 SUFFIX = ".safetensors"
-#: Version of the header layout written by :func:`save_net`.
+#: Version of the header layout written by :func:`save_net` for a :class:`PolicyNet`.
 FORMAT = 1
+#: Version of the header of the learner's other networks: it names their ``encoder``
+#: (``packed``: :class:`uno_agents.training.encoder.PackedNet`; ``dense-separate``:
+#: :class:`uno_agents.training.nets.DenseActorCritic`). A header without one is format 1.
+FORMAT_ENCODERS = 2
 
 
 def rule_fields() -> list[tuple[str, int]]:
@@ -142,7 +146,7 @@ class PolicyNet(torch.nn.Module):
         return self.policy(self.trunk(scale_observation(obs)))
 
 
-def save_net(path: str | Path, net: PolicyNet, card: dict[str, Any] | None = None) -> Path:
+def save_net(path: str | Path, net: torch.nn.Module, card: dict[str, Any] | None = None) -> Path:
     """Write ``net`` as a safetensors file (its shape and observation layout in the
     header) and, if given, its model ``card`` as ``<stem>.json`` beside it. Both are
     written to a temporary name first and renamed, so a kill leaves no half file."""
@@ -151,8 +155,11 @@ def save_net(path: str | Path, net: PolicyNet, card: dict[str, Any] | None = Non
     path = Path(path)
     if path.suffix != SUFFIX:
         raise ValueError(f"a network file must end in {SUFFIX}, got {str(path)!r}")
-    header = {"format": FORMAT, "hidden": list(net.hidden), "inputs": net.inputs,
-              "actions": net.actions, "layout": current_layout()}
+    if isinstance(net, PolicyNet):
+        header = {"format": FORMAT, "hidden": list(net.hidden), "inputs": net.inputs,
+                  "actions": net.actions, "layout": current_layout()}
+    else:   # a network of the learner (uno_agents.training.nets): its encoder named
+        header = {"format": FORMAT_ENCODERS, **net.header(), "layout": current_layout()}
     tensors = {k: v.detach().contiguous().cpu() for k, v in net.state_dict().items()}
     write_atomic(path, save(tensors, metadata={"uno_env": json.dumps(header)}))
     if card is not None:
@@ -165,9 +172,10 @@ def write_json(path: str | Path, data: Any) -> None:
     write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
-def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
+def load_net(path: str | Path) -> tuple[Any, np.ndarray | None]:
     """``(network, columns)`` from a file written by :func:`save_net`, in eval mode;
-    ``columns`` picks the network's inputs out of this version's observation (None: all).
+    ``columns`` picks the network's inputs out of this version's observation (None: all;
+    for a packed encoder, the columns of the ``rules`` view it reads).
 
     Reads tensors and JSON only. Raises ``ValueError`` naming the file for anything
     else: a missing file or a folder, a file that is not safetensors, a header without
@@ -187,6 +195,12 @@ def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
         raise ValueError(f"network file {str(path)!r} is not a safetensors file: {e}") from None
     try:
         header = json.loads(meta["uno_env"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"network file {str(path)!r} has no valid network header "
+                         f"({type(e).__name__}: {e})") from None
+    if isinstance(header, dict) and "encoder" in header:
+        return _load_encoder_net(path, header, tensors)
+    try:
         hidden, inputs, actions = header["hidden"], int(header["inputs"]), int(header["actions"])
         layout = header["layout"]
     except (KeyError, TypeError, ValueError) as e:
@@ -211,6 +225,46 @@ def load_net(path: str | Path) -> tuple[PolicyNet, np.ndarray | None]:
     except (RuntimeError, TypeError, ValueError) as e:
         raise ValueError(f"network file {str(path)!r}: its tensors do not fit the network "
                          f"it declares ({str(e).splitlines()[0]})") from None
+    return net.eval(), columns
+
+
+def _load_encoder_net(path: Path, header: dict[str, Any], tensors: dict[str, torch.Tensor]
+                      ) -> tuple[torch.nn.Module, np.ndarray | None]:
+    """A network of the learner from its header (format 2): ``(network, columns)``,
+    ``columns`` the observation columns of the ``rules`` view the network reads."""
+    from .training.encoder import PackedLayout
+    from .training.nets import ENCODERS, build_net
+
+    name = str(path)
+    try:
+        encoder, hidden = str(header["encoder"]), [int(h) for h in header["hidden"]]
+        actions, layout = int(header["actions"]), header["layout"]
+        packed = PackedLayout.from_json(header["packed_layout"]) if encoder == "packed" \
+            else None
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"network file {name!r} has no valid network header "
+                         f"({type(e).__name__}: {e})") from None
+    if encoder not in ENCODERS or encoder == "dense":
+        raise ValueError(f"network file {name!r} names an unknown encoder {encoder!r}")
+    if actions != NUM_ACTIONS:
+        raise ValueError(f"network file {name!r} has {actions} actions; this version has "
+                         f"{NUM_ACTIONS}")
+    try:
+        if encoder == "packed":   # it reads the rules view only of the dense observation
+            columns = layout_columns({"views": [["rules", 0]],
+                                      "rule_fields": layout["rule_fields"]})
+        else:
+            columns = layout_columns(layout)
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"network file {name!r} has a malformed layout: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"network file {name!r}: {e}") from None
+    try:
+        net = build_net(encoder, hidden, packed)
+        net.load_state_dict(tensors)
+    except (RuntimeError, TypeError, ValueError) as e:
+        raise ValueError(f"network file {name!r}: its tensors do not fit the network it "
+                         f"declares ({str(e).splitlines()[0]})") from None
     return net.eval(), columns
 
 
@@ -279,27 +333,68 @@ class NetAgent(LogitsAgent):
 
     name = "net"
 
-    def __init__(self, model: str | Path | PolicyNet, deterministic: bool = True,
-                 label: str | None = None) -> None:
+    def __init__(self, model: str | Path | torch.nn.Module, deterministic: bool = True,
+                 label: str | None = None, device: str = "cpu") -> None:
+        from .training.device import resolve_device
+
         self.columns: np.ndarray | None = None
-        if isinstance(model, PolicyNet):
+        if isinstance(model, str) and "," in model:   # "official-2p,device=cuda"
+            model, device = _net_options(model, device)
+        if isinstance(model, torch.nn.Module) and hasattr(model, "evaluate"):
             self.net = model.eval()
             label = label or "net"
+            if getattr(model, "raw_kind", "dense") == "packed":
+                self.columns = np.arange(VIEW_SLICES["rules"].start, VIEW_SLICES["rules"].stop)
         elif isinstance(model, (str, Path)):
             path = resolve_net(str(model)) if isinstance(model, str) else model
             self.net, self.columns = load_net(path)
             label = label or f"net:{path.stem}"
         else:
-            raise TypeError(f"NetAgent needs a network file or a PolicyNet, got "
+            raise TypeError(f"NetAgent needs a network file or a network, got "
                             f"{type(model).__name__}")
         if not isinstance(deterministic, bool):
             raise TypeError(f"deterministic must be true or false, got {deterministic!r}")
+        self.device = resolve_device(device)
+        self.net = self.net.to(self.device)
+        self.packed = getattr(self.net, "raw_kind", "dense") == "packed"
         self.deterministic = deterministic
         self.uses_rng = not deterministic
         self.name = label
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """``float32[B, A]`` action logits (legal or not), computed on the agent's device;
+        a packed encoder reads the observations as packed rows
+        (:func:`uno_agents.training.encoder.packed_from_dense`) and their rule vectors."""
+        if not self.packed:
+            obs = observations if self.columns is None else observations[:, self.columns]
+            with torch.inference_mode():
+                x = torch.as_tensor(np.ascontiguousarray(obs, np.float32)).to(self.device)
+                return self.net.evaluate(self.net.prepare(x))[0].float().cpu().numpy()
+        from .training.encoder import packed_from_dense
+
+        packed = packed_from_dense(observations, self.net.layout)
+        rules, index = np.unique(observations[:, self.columns], axis=0, return_inverse=True)
+        with torch.inference_mode():
+            inputs = self.net.prepare(torch.from_numpy(packed).to(self.device))
+            logits, _ = self.net.evaluate(
+                inputs, torch.from_numpy(np.ascontiguousarray(rules, np.float32)).to(self.device),
+                torch.from_numpy(index.reshape(-1).astype(np.int64)).to(self.device))
+            return logits.float().cpu().numpy()
 
     def __repr__(self) -> str:
         return f"NetAgent({self.name!r}, deterministic={self.deterministic})"
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.net.logits(obs)
+        return self.net.evaluate(self.net.prepare(obs))[0]
+
+
+def _net_options(spec: str, device: str) -> tuple[str, str]:
+    """``"<model>,device=<d>"`` as ``(model, device)``; other options are refused."""
+    model, *options = spec.split(",")
+    for option in options:
+        key, _, value = option.partition("=")
+        if key != "device" or not value:
+            raise ValueError(f"agent 'net:{spec}': unknown option {option!r} (net: takes "
+                             f"device=auto|cpu|cuda)")
+        device = value
+    return model, device

@@ -46,7 +46,7 @@ import torch
 from uno_agents.training.device import resolve_device
 from uno_agents.training.encoder import PackedLayout, multiply_adds
 from uno_agents.training.nets import DenseActorCritic, build_net
-from uno_agents.training.ppo import PPOSettings, update
+from uno_agents.training.ppo import PPOSettings, make_optimizer, update
 from uno_agents.training.rollout import Games, collect
 from uno_env import Rules
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
@@ -152,7 +152,7 @@ def bench_core(cfg: Settings, rules: Rules, net: torch.nn.Module, label: str,
     net = net.to(device)
     games = Games(rules, cfg.num_envs, cfg.opponents, cfg.seed, net.raw_kind,
                   PackedLayout.of(rules))
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-4, eps=1e-5)
+    optimizer = make_optimizer(net, 3e-4)
     generator = torch.Generator(device=device).manual_seed(cfg.seed)
     settings = ppo_settings(cfg)
     engine = network = updating = 0.0
@@ -172,6 +172,7 @@ def bench_core(cfg: Settings, rules: Rules, net: torch.nn.Module, label: str,
     steps = cfg.rollouts * cfg.num_envs * cfg.n_steps
     assert rollout is not None
     floor = compute_floor(cfg, net, games.rows(), rollout, device)
+    games.close()
     return {"learner": label, "network": f"{net.encoder} {cfg.hidden if net.encoder == 'packed' else '128,128'}",
             "parameters": sum(p.numel() for p in net.parameters()),
             "multiply_adds": multiply_adds(net), "steps": steps, "seconds": seconds,
@@ -193,7 +194,7 @@ def compute_floor(cfg: Settings, net: torch.nn.Module, rows: np.ndarray, rollout
     ``num_envs`` rows (inputs already on the device) and the update, best of 3."""
     raw = torch.from_numpy(rows).to(device)
     net = copy.deepcopy(net)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-4, eps=1e-5)
+    optimizer = make_optimizer(net, 3e-4)
     generator = torch.Generator(device=device).manual_seed(1)
     best = float("inf")
     for _ in range(3):

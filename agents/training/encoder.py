@@ -233,8 +233,8 @@ class PackedNet(torch.nn.Module):
 
     def features(self, packed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """``(row float[B, size], large numbers float[B, n] log-scaled, embedding rows
-        long[B, f])`` of packed rows (any integer dtype, on the network's device)."""
-        row = packed.float()
+        long[B, f])`` of packed rows (``row`` zero but in the counts and flags) (any integer dtype, on the network's device)."""
+        row = packed.float() * self.raw_mask
         numbers = scaled(row[:, self.log_cols])
         value = packed[:, self.category_cols].long()
         rows = self.category_base + 1 + torch.minimum(value.clamp(min=-1), self.category_top - 1)
@@ -249,9 +249,7 @@ class PackedNet(torch.nn.Module):
         bias = self.rules(rules)
         if rules_index is not None:
             bias = bias[rules_index]
-        first = torch.nn.functional.linear(counts, self.counts.weight * self.raw_mask,
-                                           self.counts.bias)
-        first = first + self.numbers(numbers) + self.categories(rows) + bias
+        first = self.counts(counts) + self.numbers(numbers) + self.categories(rows) + bias
         latent = self.trunk(torch.relu(first))
         return self.policy(latent), self.value(latent).squeeze(-1)
 

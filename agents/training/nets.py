@@ -72,6 +72,11 @@ class DenseActorCritic(torch.nn.Module):
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.evaluate(self.prepare(obs))
 
+    def header(self) -> dict[str, Any]:
+        """What a model file's header records of this network."""
+        return {"encoder": self.encoder, "hidden": list(self.hidden), "inputs": self.inputs,
+                "actions": self.actions}
+
 
 #: The network kinds a trainer's ``--encoder`` names.
 ENCODERS = ("packed", "dense", "dense-separate")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .rollout import Rollout, masked_log_probs
+from .rollout import Rollout
 
 
 @dataclass
@@ -49,6 +49,31 @@ def advantages(rollout: Rollout, gamma: float, lam: float) -> tuple[torch.Tensor
     return adv.reshape(-1), (adv + values).reshape(-1)
 
 
+def legal_lists(masks: torch.Tensor, actions: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Each row's legal actions as a short list: ``(ids long[S, L], valid bool[S, L],
+    chosen long[S])``, ``L`` the most legal actions of any row, ``ids`` padded with
+    the row's first legal action and ``chosen`` the position of ``actions`` in it.
+
+    A row has a handful of legal actions among more than a hundred, so the update's
+    softmax, entropy and ratio run over ``L`` columns instead of all of them."""
+    counts = masks.sum(dim=1)
+    width = max(int(counts.max()), 1)
+    order = torch.argsort((~masks).to(torch.int8), dim=1, stable=True)[:, :width]
+    valid = torch.arange(width, device=masks.device)[None, :] < counts[:, None]
+    ids = torch.where(valid, order, order[:, :1])
+    chosen = (ids == actions[:, None]).logical_and(valid).float().argmax(dim=1)
+    return ids, valid, chosen
+
+
+def legal_log_probs(logits: torch.Tensor, ids: torch.Tensor, valid: torch.Tensor
+                    ) -> torch.Tensor:
+    """Log-probabilities over each row's legal list (padding at -80: see
+    :func:`.rollout.masked_log_probs`)."""
+    legal = logits.gather(1, ids).masked_fill(~valid, -1e9)
+    return torch.log_softmax(legal, dim=-1).clamp(min=-80.0)
+
+
 def masked_entropy(log_probs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
     """Entropy of each row's masked softmax (illegal actions contribute nothing)."""
     return -(log_probs.exp() * log_probs).where(masks, 0.0).sum(dim=-1)
@@ -61,6 +86,7 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
     losses, the approximate KL and the clipped fraction."""
     adv, returns = advantages(rollout, settings.gamma, settings.gae_lambda)
     size, device = rollout.size, rollout.actions.device
+    ids, valid, chosen = legal_lists(rollout.masks, rollout.actions)
     net.train()
     sums: dict[str, float] = {}
     for _ in range(settings.n_epochs):
@@ -73,9 +99,9 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
             inputs = tuple(x[idx] for x in rollout.inputs)
             index = None if rollout.rules_index is None else rollout.rules_index[idx]
             logits, value = net.evaluate(inputs, rollout.rules_table, index)
-            masks = rollout.masks[idx]
-            logp_all = masked_log_probs(logits.float(), masks)
-            logp = logp_all.gather(1, rollout.actions[idx, None]).squeeze(1)
+            masks, legal = valid[idx], ids[idx]
+            logp_all = legal_log_probs(logits.float(), legal, masks)
+            logp = logp_all.gather(1, chosen[idx, None]).squeeze(1)
             a = adv[idx]
             if a.numel() > 1:
                 a = (a - a.mean()) / (a.std() + 1e-8)
@@ -88,8 +114,8 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
             loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy
             if reference is not None and settings.anchor:
                 with torch.no_grad():
-                    ref = masked_log_probs(reference.evaluate(inputs, rollout.rules_table,
-                                                              index)[0].float(), masks)
+                    ref = legal_log_probs(reference.evaluate(inputs, rollout.rules_table,
+                                                             index)[0].float(), legal, masks)
                 kl = (logp_all.exp() * (logp_all - ref)).where(masks, 0.0).sum(-1).mean()
                 loss = loss + settings.anchor * kl
                 sums["anchor_kl"] += float(kl)
@@ -108,3 +134,8 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
         sums = {k: v / max(batches, 1) for k, v in sums.items()}
     net.eval()
     return sums
+
+
+def make_optimizer(net: torch.nn.Module, learning_rate: float) -> torch.optim.Adam:
+    """Adam as SB3 sets it for PPO (eps 1e-5), fused into one kernel where torch has one."""
+    return torch.optim.Adam(net.parameters(), lr=learning_rate, eps=1e-5, fused=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -33,15 +34,18 @@ from .encoder import PackedLayout, conform
 
 
 class Source(Protocol):
-    """What :func:`collect` plays: N games waiting on their learners."""
+    """What :func:`collect` plays: a shard of games waiting on their learners. A step is
+    started by :meth:`step_async` and finished by :meth:`step_wait`, so a shard played in
+    another process (:mod:`.workers`) steps while the network acts for the next shard."""
 
     num_games: int
-    rules_table: np.ndarray          # float32[U, RULES_SIZE]: the rule sets of the games
-    rules_index: np.ndarray | None   # int64[N] into rules_table (None: one rule set)
+    rules: Rules
 
     def rows(self) -> np.ndarray: ...
     def masks(self) -> np.ndarray: ...
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def step_async(self, actions: np.ndarray) -> None: ...
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def close(self) -> None: ...
 
 
 class Games:
@@ -56,9 +60,8 @@ class Games:
         self.layout = layout or PackedLayout.of(rules)
         self.core = LearnerCore(rules, num_games, opponents, learner_seat="rotate", seed=seed)
         self.num_games = self.core.num_games
-        self.rules_table = rules_vector(rules)[None, :]
-        self.rules_index: np.ndarray | None = None
         self._returns = np.zeros(self.num_games, np.float32)
+        self._result: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def rows(self) -> np.ndarray:
         """The learner's view of every game: ``int16`` packed rows or ``float32`` rows."""
@@ -86,6 +89,18 @@ class Games:
             self._returns[ended] = 0.0
             core.reset(games=ended)
         return rewards, done, outcome
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._result = self.step(actions)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._result is None:
+            raise RuntimeError("step_wait without step_async")
+        result, self._result = self._result, None
+        return result
+
+    def close(self) -> None:
+        """Nothing to release (the games live in this process)."""
 
 
 @dataclass
@@ -134,71 +149,113 @@ def sample_actions(log_probs: torch.Tensor, masks: torch.Tensor,
     return noisy.masked_fill_(~masks, float("-inf")).argmax(dim=-1)
 
 
-def collect(source: Source, net: torch.nn.Module, steps: int, device: torch.device,
-            generator: torch.Generator | None = None, epsilon: float = 0.0,
-            choose: Any = None) -> Rollout:
-    """Play ``steps`` decisions of every game of ``source`` with ``net`` (sampling its
-    masked softmax; ``epsilon`` > 0: its most likely action, or a uniformly random legal
-    one with probability ``epsilon``, for value networks) and record them.
+def rules_of(shards: Sequence[Source], device: torch.device
+             ) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The rule vectors of the shards' games: ``(table float[U, R], index long[N] | None)``,
+    one row and no index when every shard plays the same rules."""
+    distinct = list(dict.fromkeys(shard.rules for shard in shards))
+    table = to_device(np.stack([rules_vector(r) for r in distinct]), device)
+    if len(distinct) == 1:
+        return table, None
+    index = np.concatenate([np.full(sh.num_games, distinct.index(sh.rules)) for sh in shards])
+    return table, to_device(index.astype(np.int64), device)
 
-    ``choose``, if given, picks the played actions instead (``choose(rows, masks,
-    log_probs) -> int64[N]``, e.g. a teacher or another agent); the network's own log-
-    probabilities of those actions are recorded."""
-    n = source.num_games
-    rules_table = to_device(source.rules_table.astype(np.float32), device)
-    rules_index = None if source.rules_index is None else to_device(source.rules_index, device)
-    parts: list[tuple[torch.Tensor, ...]] = []
-    masks, actions, log_probs, values, rewards, dones = [], [], [], [], [], []
+
+def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
+            device: torch.device, generator: torch.Generator | None = None,
+            epsilon: float = 0.0, choose: Any = None) -> Rollout:
+    """Play ``steps`` decisions of every game of the ``shards`` with ``net`` (sampling its
+    masked softmax; ``epsilon`` > 0: its most likely action, or a uniformly random legal
+    one with probability ``epsilon``, for value networks) and record them. Games are
+    numbered shard after shard.
+
+    ``choose``, if given, picks the played actions instead (``choose(shard, rows, masks)
+    -> int64[n]``, e.g. a teacher or another agent); the network's own log-probabilities
+    of those actions are recorded.
+
+    The shards take turns: while one steps (in its process, with :mod:`.workers`), the
+    network acts for the next."""
+    shards = [shards] if not isinstance(shards, Sequence) else list(shards)
+    rules_table, rules_index = rules_of(shards, device)
+    starts = np.cumsum([0] + [sh.num_games for sh in shards])
+    per_shard = [None if rules_index is None else rules_index[a:b]
+                 for a, b in zip(starts[:-1], starts[1:], strict=True)]
+    record: dict[str, list[Any]] = {k: [] for k in ("inputs", "masks", "actions", "log_probs",
+                                                    "values", "rewards", "dones")}
     outcomes: list[np.ndarray] = []
     engine_s = network_s = 0.0
-    clock = time.perf_counter()
-    rows, mask = source.rows(), source.masks()
-    for _ in range(steps):
+    pending = [False] * len(shards)
+
+    def act(k: int) -> None:
+        nonlocal engine_s, network_s
+        shard = shards[k]
+        start = time.perf_counter()
+        rows, mask = shard.rows(), shard.masks()
         now = time.perf_counter()
-        engine_s += now - clock
-        clock = now
+        engine_s += now - start
         mask_t = to_device(mask, device)
-        with torch.no_grad():
+        with torch.inference_mode():
             inputs = net.prepare(to_device(rows, device))
-            logits, value = net.evaluate(inputs, rules_table, rules_index)
+            logits, value = net.evaluate(inputs, rules_table, per_shard[k])
             logp = masked_log_probs(logits.float(), mask_t)
             if choose is not None:
-                action = to_device(np.asarray(choose(rows, mask, logp), np.int64), device)
+                action = to_device(np.asarray(choose(shard, rows, mask), np.int64), device)
             elif epsilon > 0:
                 action = logp.argmax(dim=-1)
-                explore = torch.rand(n, generator=generator, device=device) < epsilon
+                explore = torch.rand(shard.num_games, generator=generator,
+                                     device=device) < epsilon
                 uniform = sample_actions(torch.zeros_like(logp), mask_t, generator)
                 action = torch.where(explore, uniform, action)
             else:
                 action = sample_actions(logp, mask_t, generator)
             chosen = logp.gather(1, action[:, None]).squeeze(1)
         action_np = action.cpu().numpy()
-        now = time.perf_counter()
-        network_s += now - clock
-        clock = now
-        reward, done, outcome = source.step(action_np)
-        parts.append(inputs)
-        masks.append(mask_t)
-        actions.append(action)
-        log_probs.append(chosen)
-        values.append(value.float())
-        rewards.append(reward)
-        dones.append(done)
+        later = time.perf_counter()
+        network_s += later - now
+        for key, item in zip(("inputs", "masks", "actions", "log_probs", "values"),
+                             (inputs, mask_t, action, chosen, value.float()), strict=True):
+            record[key].append(item)
+        shard.step_async(action_np)
+        engine_s += time.perf_counter() - later
+
+    def finish(k: int) -> None:
+        nonlocal engine_s
+        start = time.perf_counter()
+        reward, done, outcome = shards[k].step_wait()
+        engine_s += time.perf_counter() - start
+        record["rewards"].append(reward)
+        record["dones"].append(done)
         if done.any():
             outcomes.append(outcome[done])
-        rows, mask = source.rows(), source.masks()
+
+    try:
+        for _ in range(steps):
+            for k in range(len(shards)):
+                if pending[k]:
+                    finish(k)
+                act(k)
+                pending[k] = True
+        for k in range(len(shards)):
+            finish(k)
+            pending[k] = False
+    finally:
+        for k in range(len(shards)):
+            if pending[k]:
+                shards[k].step_wait()
     now = time.perf_counter()
-    engine_s += now - clock
-    with torch.no_grad():
-        inputs = net.prepare(to_device(rows, device))
-        last_values = net.evaluate(inputs, rules_table, rules_index)[1].float()
+    with torch.inference_mode():
+        last = [net.evaluate(net.prepare(to_device(sh.rows(), device)), rules_table,
+                             per_shard[k])[1].float() for k, sh in enumerate(shards)]
     network_s += time.perf_counter() - now
+    n = int(starts[-1])
     index = None if rules_index is None else rules_index.repeat(steps)
+    inputs = tuple(torch.cat(column) for column in zip(*record["inputs"], strict=True))
     return Rollout(
-        inputs=tuple(torch.cat(column) for column in zip(*parts, strict=True)),
-        masks=torch.cat(masks), actions=torch.cat(actions), log_probs=torch.cat(log_probs),
-        values=torch.cat(values), rewards=to_device(np.stack(rewards), device),
-        dones=to_device(np.stack(dones).astype(np.float32), device), last_values=last_values,
-        rules_table=rules_table, rules_index=index,
+        inputs=inputs, masks=torch.cat(record["masks"]), actions=torch.cat(record["actions"]),
+        log_probs=torch.cat(record["log_probs"]), values=torch.cat(record["values"]),
+        rewards=to_device(np.concatenate(record["rewards"]).reshape(steps, n), device),
+        dones=to_device(np.concatenate(record["dones"]).reshape(steps, n)
+                        .astype(np.float32), device),
+        last_values=torch.cat(last), rules_table=rules_table, rules_index=index,
         outcomes=np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
         engine_seconds=engine_s, network_seconds=network_s)
