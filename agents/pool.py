@@ -83,3 +83,18 @@ class AgentPool:
             actions[rows] = choose_actions(self.members[i], engine, games[rows],
                                            observations[rows], masks[rows], rng)
         return actions
+
+
+def snapshot_weights(num_heuristics: int, num_snapshots: int, heuristic_share: float,
+                     latest_share: float) -> np.ndarray:
+    """Sampling weights of a self-play pool, heuristics first, then snapshots oldest to
+    latest: the heuristics share ``heuristic_share`` equally; of the rest, the latest
+    snapshot gets ``latest_share`` and the older ones share what remains equally."""
+    if num_snapshots == 0:
+        return np.full(num_heuristics, 1.0 / num_heuristics)
+    heuristics = np.full(num_heuristics, heuristic_share / num_heuristics)
+    rest = 1.0 - heuristic_share
+    if num_snapshots == 1:
+        return np.concatenate([heuristics, [rest]])
+    older = np.full(num_snapshots - 1, rest * (1 - latest_share) / (num_snapshots - 1))
+    return np.concatenate([heuristics, older, [rest * latest_share]])

@@ -1,11 +1,13 @@
-"""Train MaskablePPO (sb3-contrib) on the batched UNO VecEnv.
+"""PPO on the project's learner core (``uno_agents.training.ppo``).
 
-    python experiments/train_ppo.py --preset official --players 2 --opponents greedy \\
-        --timesteps 2000000 --out runs/official-2p
+    python experiments/train_ppo.py --preset official --players 2 --opponents tuned \\
+        --timesteps 2000000 --out runs/ppo-2p
 
-Every setting, the environments, the self-play pool, the fine-tuning of a saved
-network, the checkpoints and the closing evaluation are in
-:mod:`uno_agents.training.sb3` (``--help`` lists the flags); this script runs one.
+``--help`` lists every flag. A run writes to ``--out``: ``model.safetensors`` (a
+``net:`` agent) with its model card ``model.json``, ``record.json`` (settings, command,
+speed, where the time went, the evaluation curve, the final evaluation), ``tb/``
+(TensorBoard) and ``checkpoints/``; Ctrl-C saves a checkpoint and ``--resume``
+continues. The SB3 harness is ``experiments/train_sb3.py``.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from uno_env.cli import run_command
 
 def main(argv: list[str] | None = None) -> None:
     # imported here, under run_command: Ctrl-C during the slow imports ends cleanly too
-    from uno_agents.training.sb3 import parse_config, train
+    from uno_agents.training.ppo import PPOConfig, train
+    from uno_env.dataclass_flags import parse_dataclass
 
-    argv = sys.argv[1:] if argv is None else argv
-    train(parse_config(argv), "python experiments/train_ppo.py " + shlex.join(argv))
+    args = sys.argv[1:] if argv is None else argv
+    cfg = parse_dataclass(PPOConfig, __doc__.split("\n\n")[0], args)
+    train(cfg, "python experiments/train_ppo.py " + shlex.join(args))
 
 
 if __name__ == "__main__":

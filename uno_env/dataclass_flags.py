@@ -20,6 +20,9 @@ def field_help(cls: type) -> dict[str, str]:
     """Each field's description: its trailing comment in the class source, continued by the
     comment lines indented below it."""
     helps: dict[str, str] = {}
+    for base in reversed(cls.__mro__[1:]):   # the fields a settings class inherits
+        if dataclasses.is_dataclass(base):
+            helps.update(field_help(base))
     last = None
     for line in inspect.getsource(cls).splitlines():
         field = re.match(r"    (\w+): [^=]+=[^#]*(?:#\s*(.*))?$", line)

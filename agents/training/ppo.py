@@ -1,7 +1,11 @@
 """PPO on the learner core: generalised advantages, the clipped objective, a value
 loss and an entropy bonus, with the settings and defaults of SB3's MaskablePPO (so
 the two can be compared step for step), and an optional KL anchor to a frozen
-network for fine-tuning.
+network for fine-tuning (``anchor * KL(pi || pi_start)`` over the legal actions).
+
+:func:`train` is ``experiments/train_ppo.py``: the learner against fixed opponents
+(any agent spec) or, with ``--opponents self-play``, against a pool of its own
+snapshots mixed with ``--heuristics``.
 
 An episode end (a win, a loss or a truncation at ``max_turns``) stops the
 bootstrapping: the return of a truncated game is what it paid, 0, with no value
@@ -10,11 +14,21 @@ added after it.
 
 from __future__ import annotations
 
+import copy
+import time
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
-from .rollout import Rollout
+from uno_env.dataclass_flags import check_bounds
+
+from .. import AgentPool, make_agent
+from ..net import NetAgent
+from ..pool import snapshot_weights
+from .device import autocast
+from .rollout import Rollout, collect
+from .run import Run, RunSettings, stopped
 
 
 @dataclass
@@ -93,23 +107,26 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
         sums = dict.fromkeys(("policy_loss", "value_loss", "entropy", "approx_kl",
                               "clip_fraction", "anchor_kl"), 0.0)
         order = torch.randperm(size, generator=generator, device="cpu").to(device)
+        # one gather per tensor and epoch; the minibatches are then slices of it
+        shuffled = [tuple(x[order] for x in rollout.inputs), valid[order], ids[order],
+                    chosen[order], adv[order], returns[order], rollout.log_probs[order],
+                    None if rollout.rules_index is None else rollout.rules_index[order]]
         batches = 0
         for start in range(0, size, settings.batch_size):
-            idx = order[start:start + settings.batch_size]
-            inputs = tuple(x[idx] for x in rollout.inputs)
-            index = None if rollout.rules_index is None else rollout.rules_index[idx]
+            part = slice(start, start + settings.batch_size)
+            inputs = tuple(x[part] for x in shuffled[0])
+            masks, legal, picked, a, target, old_logp = (x[part] for x in shuffled[1:7])
+            index = None if shuffled[7] is None else shuffled[7][part]
             logits, value = net.evaluate(inputs, rollout.rules_table, index)
-            masks, legal = valid[idx], ids[idx]
             logp_all = legal_log_probs(logits.float(), legal, masks)
-            logp = logp_all.gather(1, chosen[idx, None]).squeeze(1)
-            a = adv[idx]
+            logp = logp_all.gather(1, picked[:, None]).squeeze(1)
             if a.numel() > 1:
                 a = (a - a.mean()) / (a.std() + 1e-8)
-            log_ratio = logp - rollout.log_probs[idx]
+            log_ratio = logp - old_logp
             ratio = log_ratio.exp()
             clipped = ratio.clamp(1 - settings.clip_range, 1 + settings.clip_range)
             policy_loss = -torch.min(a * ratio, a * clipped).mean()
-            value_loss = torch.nn.functional.mse_loss(value.float(), returns[idx])
+            value_loss = torch.nn.functional.mse_loss(value.float(), target)
             entropy = masked_entropy(logp_all, masks).mean()
             loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy
             if reference is not None and settings.anchor:
@@ -139,3 +156,130 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
 def make_optimizer(net: torch.nn.Module, learning_rate: float) -> torch.optim.Adam:
     """Adam as SB3 sets it for PPO (eps 1e-5), fused into one kernel where torch has one."""
     return torch.optim.Adam(net.parameters(), lr=learning_rate, eps=1e-5, fused=True)
+
+
+# --- the trainer ------------------------------------------------------------------------------
+
+@dataclass
+class PPOConfig(RunSettings):
+    """PPO's flags on top of every trainer's (:class:`.run.RunSettings`)."""
+
+    timesteps: int = 2_000_000     # learner decisions to train on
+    n_steps: int = 64              # decisions per game per rollout
+    batch_size: int = 4096         # decisions per gradient step
+    n_epochs: int = 4              # passes over each rollout
+    gamma: float = 0.995           # discount per learner decision
+    gae_lambda: float = 0.95       # GAE's lambda (1: Monte-Carlo returns)
+    clip_range: float = 0.2        # PPO's clipping of the probability ratio
+    ent_coef: float = 0.01         # weight of the entropy bonus
+    vf_coef: float = 0.5           # weight of the value loss
+    max_grad_norm: float = 0.5     # gradients clipped to this norm
+    anchor: float = 0.0            # weight of KL(policy || the --init-net network) in the loss
+    #                                (0: no anchor)
+    heuristics: str = "tuned,greedy,random_play"  # with --opponents self-play: the agents
+    #                                mixed into the pool of the learner's snapshots
+    snapshot_every: int = 250_000  # learner decisions between snapshots joining the pool
+    pool_size: int = 8             # snapshots kept in the pool
+    heuristic_share: float = 0.3   # the heuristics' share of the pool's draws
+    latest_share: float = 0.5      # the latest snapshot's share of the snapshots' draws
+
+    def check(self) -> None:
+        self_play = self.opponents == "self-play"
+        opponents = self.opponents
+        if self_play:   # RunSettings checks an agent spec; self-play is PPO's own
+            self.opponents = "random"
+        try:
+            super().check()
+        finally:
+            self.opponents = opponents
+        check_bounds(self, at_least_one=("timesteps", "n_steps", "batch_size", "n_epochs",
+                                         "snapshot_every", "pool_size"),
+                     non_negative=("anchor", "ent_coef", "vf_coef", "clip_range"),
+                     positive=("max_grad_norm",),
+                     fractions=("gamma", "gae_lambda", "heuristic_share", "latest_share"))
+        if self.anchor and not self.init_net:
+            raise SystemExit("--anchor needs --init-net (the network to stay near)")
+        if self_play:
+            if self.workers > 0:
+                raise SystemExit("--opponents self-play plays its games in this process "
+                                 "(its snapshots change as it learns): give --workers 0")
+            try:
+                for spec in self.heuristics.split(","):
+                    make_agent(spec)
+            except ValueError as e:
+                raise SystemExit(f"bad setting: {e}") from None
+
+    def settings(self) -> PPOSettings:
+        return PPOSettings(gamma=self.gamma, gae_lambda=self.gae_lambda,
+                           clip_range=self.clip_range, ent_coef=self.ent_coef,
+                           vf_coef=self.vf_coef, max_grad_norm=self.max_grad_norm,
+                           n_epochs=self.n_epochs, batch_size=self.batch_size,
+                           anchor=self.anchor)
+
+
+class SelfPlay:
+    """The pool of ``--opponents self-play``: the heuristics and the learner's latest
+    ``--pool-size`` snapshots (each samples its masked softmax), one drawn per game and
+    episode (:class:`uno_agents.AgentPool`)."""
+
+    def __init__(self, cfg: PPOConfig) -> None:
+        self.cfg = cfg
+        self.heuristics = [make_agent(h) for h in cfg.heuristics.split(",")]
+        self.snapshots: list[Any] = []
+        self.pool = AgentPool(self.heuristics)
+        self.next_snapshot = 0
+
+    def update(self, net: torch.nn.Module, decisions: int) -> None:
+        """A new snapshot of ``net`` when ``--snapshot-every`` decisions have passed."""
+        if decisions < self.next_snapshot:
+            return
+        self.next_snapshot = decisions + self.cfg.snapshot_every
+        frozen = copy.deepcopy(net).cpu().eval()
+        self.snapshots = [*self.snapshots, NetAgent(frozen, deterministic=False,
+                                                    label=f"self@{decisions}")]
+        self.snapshots = self.snapshots[-self.cfg.pool_size:]
+        weights = snapshot_weights(len(self.heuristics), len(self.snapshots),
+                                   self.cfg.heuristic_share, self.cfg.latest_share)
+        self.pool.set_members([*self.heuristics, *self.snapshots], weights)
+
+
+def train(cfg: PPOConfig, command: str = "") -> dict[str, Any]:
+    """Train with PPO on the learner core; returns the run's record (``record.json``)."""
+    cfg.check()
+    run = Run(cfg, command, cfg.timesteps, "ppo")
+    optimizer = make_optimizer(run.net, cfg.learning_rate)
+    reference = copy.deepcopy(run.net).eval() if cfg.anchor else None
+    if cfg.resume:
+        run.load_checkpoint(optimizer)
+    self_play = SelfPlay(cfg) if cfg.opponents == "self-play" else None
+    if self_play is not None:
+        cfg.workers = 0
+        self_play.update(run.net, run.decisions)
+    shards = run.open_games(None if self_play is None else self_play.pool)
+    settings = cfg.settings()
+    next_point = next_checkpoint = run.decisions
+    run.start_clock()
+    try:
+        while run.decisions < cfg.timesteps:
+            if run.decisions >= next_point:
+                next_point = run.decisions + max(cfg.eval_every, 1)
+                run.curve_point()
+            if run.decisions >= next_checkpoint and run.decisions:
+                run.save_checkpoint(optimizer)
+            if run.decisions >= next_checkpoint:
+                next_checkpoint = run.decisions + cfg.checkpoint_every
+            with autocast(run.device, cfg.amp):
+                rollout = collect(shards, run.net, cfg.n_steps, run.device, run.generator)
+            start = time.perf_counter()
+            with autocast(run.device, cfg.amp):
+                stats = update(run.net, optimizer, rollout, settings, run.generator, reference)
+            run.advance(rollout.size, rollout, time.perf_counter() - start,
+                        {f"ppo/{k}": v for k, v in stats.items()})
+            if self_play is not None:
+                self_play.update(run.net, run.decisions)
+    except KeyboardInterrupt:
+        raise stopped(run, optimizer) from None
+    run.curve_point()
+    record = run.finish({"recipe": "PPO on the learner core (experiments/train_ppo.py)"})
+    run.close()
+    return record

@@ -143,10 +143,12 @@ def masked_log_probs(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
 
 def sample_actions(log_probs: torch.Tensor, masks: torch.Tensor,
                    generator: torch.Generator | None) -> torch.Tensor:
-    """One legal action per row, sampled from the log-probabilities (Gumbel-max)."""
-    u = torch.rand(log_probs.shape, generator=generator, device=log_probs.device)
-    noisy = log_probs - torch.log(-torch.log(u.clamp_(1e-20, 1.0)))
-    return noisy.masked_fill_(~masks, float("-inf")).argmax(dim=-1)
+    """One legal action per row, sampled from the log-probabilities: the first action
+    whose cumulative probability (over legal actions only) reaches a uniform number,
+    one random number a row."""
+    cumulative = log_probs.exp().masked_fill_(~masks, 0.0).cumsum_(dim=-1)
+    u = torch.rand((log_probs.shape[0], 1), generator=generator, device=log_probs.device)
+    return (cumulative < u * cumulative[:, -1:]).sum(dim=-1)
 
 
 def rules_of(shards: Sequence[Source], device: torch.device

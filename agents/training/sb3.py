@@ -1,6 +1,6 @@
 """Train MaskablePPO (sb3-contrib) on the batched UNO VecEnv.
 
-    python experiments/train_ppo.py --preset official --players 2 --opponents greedy \\
+    python experiments/train_sb3.py --preset official --players 2 --opponents greedy \\
         --timesteps 2000000 --out runs/official-2p
 
 Read top to bottom: the settings (a dataclass, one CLI flag per field), the
@@ -86,6 +86,7 @@ from uno_env.tournament_report import write_atomic
 from uno_env.vector import UnoVecEnv
 
 from .. import AgentPool, make_agent
+from ..pool import snapshot_weights
 from ..files import BUILTIN_HEURISTICS, is_builtin
 from ..net import PolicyNet, save_net
 from ..policy import (
@@ -338,14 +339,8 @@ def learner_views(cfg: Config) -> tuple[tuple[str, int], ...]:
 
 def pool_weights(num_heuristics: int, num_snapshots: int, cfg: Config) -> np.ndarray:
     """Sampling weights: heuristics first, then snapshots oldest to latest (see module doc)."""
-    if num_snapshots == 0:
-        return np.full(num_heuristics, 1.0 / num_heuristics)
-    heuristics = np.full(num_heuristics, cfg.heuristic_share / num_heuristics)
-    rest = 1.0 - cfg.heuristic_share
-    if num_snapshots == 1:
-        return np.concatenate([heuristics, [rest]])
-    older = np.full(num_snapshots - 1, rest * (1 - cfg.latest_share) / (num_snapshots - 1))
-    return np.concatenate([heuristics, older, [rest * cfg.latest_share]])
+    return snapshot_weights(num_heuristics, num_snapshots, cfg.heuristic_share,
+                            cfg.latest_share)
 
 
 class SelfPlayCallback(BaseCallback):
