@@ -25,6 +25,11 @@ stays on the CPU, as the project's SB3 harness runs it.
 It writes a JSON record (``--out``) and ends with one line ``learner speedup over
 SB3: <N>x``, N being (c)'s steps/s over (a)'s. The targets, on a 2-core machine:
 (b) within 1.25x of its floor, and (c) at least 5x (a).
+
+On a shared machine the speed changes from minute to minute, so the learners are
+measured in ``--rounds`` rounds, each learner once per round in turn (then each
+core learner's floor), and the ratios are the medians of the rounds' ratios:
+measurements taken seconds apart compare better than ones taken minutes apart.
 """
 
 from __future__ import annotations
@@ -65,7 +70,9 @@ class Settings:
     batch_size: int = 4096         # decisions per gradient step
     n_epochs: int = 4              # passes over each rollout
     hidden: str = "128,128"        # widths of the packed encoder (c)
-    rollouts: int = 3              # timed rollouts of each learner
+    rollouts: int = 2              # timed rollouts of each learner per round
+    rounds: int = 3                # rounds: every learner measured once in each, in turn
+    #                                (the ratios are the medians over rounds)
     warmup: int = 1                # untimed rollouts before them
     threads: int = 2               # torch threads (every learner, the floors too)
     device: str = "auto"           # where the core's networks run: auto, cpu or cuda
@@ -74,7 +81,7 @@ class Settings:
 
     def check(self) -> None:
         check_bounds(self, at_least_one=("players", "num_envs", "n_steps", "batch_size",
-                                         "n_epochs", "rollouts", "threads"),
+                                         "n_epochs", "rollouts", "rounds", "threads"),
                      non_negative=("warmup",))
         try:
             Rules.preset(self.preset, num_players=self.players)
@@ -104,83 +111,89 @@ def ppo_settings(cfg: Settings) -> PPOSettings:
     return PPOSettings(n_epochs=cfg.n_epochs, batch_size=cfg.batch_size)
 
 
-def bench_sb3(cfg: Settings, rules: Rules) -> dict[str, Any]:
+class SB3Learner:
     """(a): MaskablePPO on the VecEnv, timed by its rollout and training phases."""
-    from stable_baselines3.common.vec_env import VecMonitor
 
-    from uno_agents.training.sb3 import Config, build_model, make_env
+    def __init__(self, cfg: Settings) -> None:
+        from stable_baselines3.common.vec_env import VecMonitor
 
-    ppo = Config(preset=cfg.preset, players=cfg.players, opponents=cfg.opponents,
-                 num_envs=cfg.num_envs, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
-                 n_epochs=cfg.n_epochs, seed=cfg.seed, progress=False)
-    env = make_env(ppo, [])
-    model = build_model(ppo, VecMonitor(env), Path(os.devnull))
-    model.tensorboard_log = None
-    phases = {"collect": 0.0, "update": 0.0}
+        from uno_agents.training.sb3 import Config, build_model, make_env
 
-    def timed(name: str, method: Any) -> Any:
+        ppo = Config(preset=cfg.preset, players=cfg.players, opponents=cfg.opponents,
+                     num_envs=cfg.num_envs, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
+                     n_epochs=cfg.n_epochs, seed=cfg.seed, progress=False)
+        self.cfg = cfg
+        self.env = make_env(ppo, [])
+        self.model = build_model(ppo, VecMonitor(self.env), Path(os.devnull))
+        self.model.tensorboard_log = None
+        self.phases = {"collect": 0.0, "update": 0.0}
+        for name, method in (("collect", "collect_rollouts"), ("update", "train")):
+            setattr(self.model, method, self._timed(name, getattr(self.model, method)))
+        self.label = "(a) SB3 MaskablePPO on UnoVecEnv"
+        self.network = "SB3 MlpPolicy 128-128"
+        self.parameters = sum(p.numel() for p in self.model.policy.parameters())
+        if cfg.warmup:
+            self.model.learn(cfg.warmup * cfg.num_envs * cfg.n_steps)
+
+    def _timed(self, name: str, method: Any) -> Any:
         def run(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
             try:
                 return method(*args, **kwargs)
             finally:
-                phases[name] += time.perf_counter() - start
+                self.phases[name] += time.perf_counter() - start
         return run
 
-    model.collect_rollouts = timed("collect", model.collect_rollouts)   # type: ignore[method-assign]
-    model.train = timed("update", model.train)                          # type: ignore[method-assign]
-    per_rollout = cfg.num_envs * cfg.n_steps
-    if cfg.warmup:
-        model.learn(cfg.warmup * per_rollout)
-    phases.update(collect=0.0, update=0.0)
-    env.seconds = 0.0
-    start = time.perf_counter()
-    model.learn(cfg.rollouts * per_rollout, reset_num_timesteps=False)
-    seconds = time.perf_counter() - start
-    steps = cfg.rollouts * per_rollout
-    params = sum(p.numel() for p in model.policy.parameters())
-    return {"learner": "(a) SB3 MaskablePPO on UnoVecEnv", "network": "SB3 MlpPolicy 128-128",
-            "parameters": int(params), "steps": steps, "seconds": seconds,
-            "steps_per_second": steps / seconds, "engine_seconds": env.seconds,
-            "network_seconds": phases["collect"] - env.seconds,
-            "update_seconds": phases["update"]}
+    def measure(self, rollouts: int) -> dict[str, float]:
+        self.phases.update(collect=0.0, update=0.0)
+        self.env.seconds = 0.0
+        start = time.perf_counter()
+        self.model.learn(rollouts * self.cfg.num_envs * self.cfg.n_steps,
+                         reset_num_timesteps=False)
+        return {"seconds": time.perf_counter() - start, "engine": self.env.seconds,
+                "network": self.phases["collect"] - self.env.seconds,
+                "update": self.phases["update"]}
+
+    def close(self) -> None:
+        self.env.close()
 
 
-def bench_core(cfg: Settings, rules: Rules, net: torch.nn.Module, label: str,
-               device: torch.device) -> dict[str, Any]:
-    """(b) or (c): the core's collect and update, timed, then the network's floor."""
-    net = net.to(device)
-    games = Games(rules, cfg.num_envs, cfg.opponents, cfg.seed, net.raw_kind,
-                  PackedLayout.of(rules))
-    optimizer = make_optimizer(net, 3e-4)
-    generator = torch.Generator(device=device).manual_seed(cfg.seed)
-    settings = ppo_settings(cfg)
-    engine = network = updating = 0.0
-    rollout = None
-    for k in range(cfg.warmup + cfg.rollouts):
-        if k == cfg.warmup:
-            engine = network = updating = 0.0
-            start = time.perf_counter()
-        rollout = collect(games, net, cfg.n_steps, device, generator)
-        before = time.perf_counter()
-        update(net, optimizer, rollout, settings, generator)
-        sync(device)
-        updating += time.perf_counter() - before
-        engine += rollout.engine_seconds
-        network += rollout.network_seconds
-    seconds = time.perf_counter() - start
-    steps = cfg.rollouts * cfg.num_envs * cfg.n_steps
-    assert rollout is not None
-    floor = compute_floor(cfg, net, games.rows(), rollout, device)
-    games.close()
-    return {"learner": label, "network": describe(net),
-            "parameters": sum(p.numel() for p in net.parameters()),
-            "multiply_adds": multiply_adds(net), "steps": steps, "seconds": seconds,
-            "steps_per_second": steps / seconds, "engine_seconds": engine,
-            "network_seconds": network, "update_seconds": updating,
-            "floor_seconds_per_rollout": floor,
-            "floor_steps_per_second": cfg.num_envs * cfg.n_steps / floor,
-            "device": str(device)}
+class CoreLearner:
+    """(b) or (c): the core's collect and update, and the network's floor alone."""
+
+    def __init__(self, cfg: Settings, rules: Rules, net: torch.nn.Module, label: str,
+                 device: torch.device) -> None:
+        self.cfg, self.device, self.label = cfg, device, label
+        self.net = net.to(device)
+        self.network = describe(net)
+        self.parameters = sum(p.numel() for p in net.parameters())
+        self.games = Games(rules, cfg.num_envs, cfg.opponents, cfg.seed, net.raw_kind,
+                           PackedLayout.of(rules))
+        self.optimizer = make_optimizer(self.net, 3e-4)
+        self.generator = torch.Generator(device=device).manual_seed(cfg.seed)
+        self.rollout: Any = None
+        for _ in range(cfg.warmup):
+            self.measure(1)
+
+    def measure(self, rollouts: int) -> dict[str, float]:
+        cfg, times = self.cfg, {"engine": 0.0, "network": 0.0, "update": 0.0}
+        start = time.perf_counter()
+        for _ in range(rollouts):
+            self.rollout = collect(self.games, self.net, cfg.n_steps, self.device,
+                                   self.generator)
+            before = time.perf_counter()
+            update(self.net, self.optimizer, self.rollout, ppo_settings(cfg), self.generator)
+            sync(self.device)
+            times["update"] += time.perf_counter() - before
+            times["engine"] += self.rollout.engine_seconds
+            times["network"] += self.rollout.network_seconds
+        return {"seconds": time.perf_counter() - start, **times}
+
+    def floor(self) -> float:
+        return compute_floor(self.cfg, self.net, self.games.rows(), self.rollout, self.device)
+
+    def close(self) -> None:
+        self.games.close()
 
 
 def sync(device: torch.device) -> None:
@@ -210,17 +223,41 @@ def compute_floor(cfg: Settings, net: torch.nn.Module, rows: np.ndarray, rollout
     return sorted(times)[1]
 
 
+def summary(learner: Any, rounds: list[dict[str, float]], floors: list[float],
+            cfg: Settings) -> dict[str, Any]:
+    """A learner's line: steps/s over every round, where the time went, its floor."""
+    per_rollout = cfg.num_envs * cfg.n_steps
+    seconds = sum(r["seconds"] for r in rounds)
+    steps = len(rounds) * cfg.rollouts * per_rollout
+    line = {"learner": learner.label, "network": learner.network,
+            "parameters": int(learner.parameters), "steps": steps, "seconds": seconds,
+            "steps_per_second": steps / seconds,
+            "round_steps_per_second": [cfg.rollouts * per_rollout / r["seconds"]
+                                       for r in rounds],
+            **{f"{k}_seconds": sum(r[k] for r in rounds) for k in ("engine", "network",
+                                                                    "update")}}
+    if floors:
+        line["floor_seconds_per_rollout"] = float(np.median(floors))
+        line["floor_steps_per_second"] = per_rollout / line["floor_seconds_per_rollout"]
+        line["round_over_floor"] = [per_rollout / f / s for f, s in
+                                    zip(floors, line["round_steps_per_second"], strict=True)]
+    if hasattr(learner, "net"):
+        line["multiply_adds"] = multiply_adds(learner.net)
+        line["device"] = str(learner.device)
+    return line
+
+
 def table(lines: list[dict[str, Any]]) -> str:
     head = ("| learner | network | steps/s | engine s | inference s | update s | floor steps/s "
             "| x floor |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
     rows = []
     for r in lines:
         floor = r.get("floor_steps_per_second")
+        over = f"{np.median(r['round_over_floor']):.2f}" if floor else "-"
         rows.append(f"| {r['learner']} | {r['network']} | {r['steps_per_second']:,.0f} | "
                     f"{r['engine_seconds']:.2f} | {r['network_seconds']:.2f} | "
                     f"{r['update_seconds']:.2f} | "
-                    + (f"{floor:,.0f} | {floor / r['steps_per_second']:.2f} |" if floor
-                       else "- | - |"))
+                    + (f"{floor:,.0f} | {over} |" if floor else "- | - |"))
     return head + "\n".join(rows)
 
 
@@ -235,25 +272,42 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
           f"{cfg.num_envs} games x {cfg.n_steps} steps, {cfg.n_epochs} epochs of "
           f"{cfg.batch_size}, {cfg.rollouts} timed rollouts, {cfg.threads} torch threads",
           flush=True)
-    lines = [bench_sb3(cfg, rules)]
-    print(table(lines), flush=True)
+    learners: list[Any] = [SB3Learner(cfg)]
     cpu = torch.device("cpu")
-    core_devices = [cpu] if device.type == "cpu" else [cpu, device]
-    for dev in core_devices:
+    for dev in [cpu] if device.type == "cpu" else [cpu, device]:
         suffix = "" if dev.type == "cpu" else f" --device {dev.type}"
         dense = DenseActorCritic((128, 128))
-        if sum(p.numel() for p in dense.parameters()) != lines[0]["parameters"]:
+        if sum(p.numel() for p in dense.parameters()) != learners[0].parameters:
             raise RuntimeError("the core's dense network differs from SB3's default")
-        lines.append(bench_core(cfg, rules, dense, "(b) core, same network" + suffix, dev))
+        learners.append(CoreLearner(cfg, rules, dense, "(b) core, same network" + suffix, dev))
         packed = build_net("packed", widths(cfg.hidden, "hidden"), PackedLayout.of(rules))
-        lines.append(bench_core(cfg, rules, packed, "(c) core, packed encoder" + suffix, dev))
-        print(table(lines), flush=True)
+        learners.append(CoreLearner(cfg, rules, packed, "(c) core, packed encoder" + suffix,
+                                    dev))
+    measured: list[list[dict[str, float]]] = [[] for _ in learners]
+    floors: list[list[float]] = [[] for _ in learners]
+    for k in range(cfg.rounds):
+        for i, learner in enumerate(learners):
+            measured[i].append(learner.measure(cfg.rollouts))
+            if isinstance(learner, CoreLearner):
+                floors[i].append(learner.floor())
+        over_a = measured[0][-1]["seconds"] / measured[2][-1]["seconds"]
+        over_floor = measured[1][-1]["seconds"] / (floors[1][-1] * cfg.rollouts)
+        print(f"round {k + 1}/{cfg.rounds}: (c) {over_a:.2f}x (a); (b) {over_floor:.2f}x "
+              "its floor", flush=True)
+    for learner in learners:
+        learner.close()
+    lines = [summary(learner, measured[i], floors[i], cfg)
+             for i, learner in enumerate(learners)]
+    print(table(lines), flush=True)
     a, b, c = lines[0], lines[1], lines[2]
+    speedups = [cc / aa for aa, cc in zip(a["round_steps_per_second"],
+                                          c["round_steps_per_second"], strict=True)]
     record = {"settings": dataclasses.asdict(cfg), "machine": machine(),
               "command": "python experiments/bench_learn.py " + " ".join(argv or sys.argv[1:]),
               "lines": lines,
-              "b_over_floor": b["floor_steps_per_second"] / b["steps_per_second"],
-              "speedup_over_sb3": c["steps_per_second"] / a["steps_per_second"],
+              "b_over_floor": float(np.median(b["round_over_floor"])),
+              "round_speedups_over_sb3": speedups,
+              "speedup_over_sb3": float(np.median(speedups)),
               "multiply_adds_ratio": c["multiply_adds"] / b["multiply_adds"]}
     print(f"\n(b) takes {record['b_over_floor']:.2f}x its compute floor (target: at most 1.25x)")
     print(f"the packed encoder costs {record['multiply_adds_ratio']:.2f} of the dense "

@@ -184,8 +184,8 @@ class PackedNet(torch.nn.Module):
     value float[B])``; see the module doc. ``hidden[0]`` is the width of the summed
     embeddings, the rest the trunk's layers.
 
-    :meth:`features` turns packed rows into the network's inputs once (indices and
-    scaled numbers), so a training loop that passes over a batch several times pays
+    :meth:`features` turns packed rows into the network's inputs once (numbers and
+    embedding rows), so a training loop that passes over a batch several times pays
     for it once; :meth:`forward` takes those inputs."""
 
     encoder = "packed"
@@ -218,8 +218,7 @@ class PackedNet(torch.nn.Module):
         self.register_buffer("category_base", torch.as_tensor(bases), persistent=False)
         self.register_buffer("category_top", torch.as_tensor(tops), persistent=False)
         width = self.hidden[0]
-        self.counts = torch.nn.Linear(layout.size, width)
-        self.numbers = torch.nn.Linear(len(log_cols), width, bias=False)
+        self.numbers = torch.nn.Linear(layout.size + len(log_cols), width)
         self.rules = torch.nn.Linear(RULES_SIZE, width, bias=False)
         self.categories = torch.nn.EmbeddingBag(base, width, mode="sum")
         torch.nn.init.normal_(self.categories.weight, std=0.1)
@@ -231,25 +230,25 @@ class PackedNet(torch.nn.Module):
         self.policy = torch.nn.Linear(width, self.actions)
         self.value = torch.nn.Linear(width, 1)
 
-    def features(self, packed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """``(row float[B, size], large numbers float[B, n] log-scaled, embedding rows
-        long[B, f])`` of packed rows (``row`` zero but in the counts and flags) (any integer dtype, on the network's device)."""
-        row = packed.float() * self.raw_mask
-        numbers = scaled(row[:, self.log_cols])
+    def features(self, packed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(numbers float[B, size + n], embedding rows long[B, f])`` of packed rows (any
+        integer dtype, on the network's device): the row with every column but the counts
+        and flags zeroed, then the large numbers log-scaled; the category rows."""
+        row = packed.float()
+        numbers = torch.cat([row * self.raw_mask, scaled(row[:, self.log_cols])], dim=1)
         value = packed[:, self.category_cols].long()
         rows = self.category_base + 1 + torch.minimum(value.clamp(min=-1), self.category_top - 1)
-        return row, numbers, rows
+        return numbers, rows
 
-    def forward(self, counts: torch.Tensor, numbers: torch.Tensor, rows: torch.Tensor,
-                rules: torch.Tensor, rules_index: torch.Tensor | None = None
-                ) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, numbers: torch.Tensor, rows: torch.Tensor, rules: torch.Tensor,
+                rules_index: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``rules`` holds rule vectors ``float[U, RULES_SIZE]``: one for the whole batch
         (``U`` = 1) or one per distinct rule set with ``rules_index`` (``long[B]``) naming
         each row's."""
         bias = self.rules(rules)
         if rules_index is not None:
             bias = bias[rules_index]
-        first = self.counts(counts) + self.numbers(numbers) + self.categories(rows) + bias
+        first = self.numbers(numbers) + self.categories(rows) + bias
         latent = self.trunk(torch.relu(first))
         return self.policy(latent), self.value(latent).squeeze(-1)
 
