@@ -55,6 +55,16 @@ FORMAT = 1
 FORMAT_ENCODERS = 2
 
 
+def _num_players_column() -> int:
+    """The observation column of the ``num_players`` option (the player count / 10)."""
+    at = VIEW_SLICES["rules"].start
+    for name, width in rule_fields():
+        if name == "num_players":
+            return at
+        at += width
+    raise RuntimeError("the rules view has no num_players option")
+
+
 def rule_fields() -> list[tuple[str, int]]:
     """``(option, width)`` of every rule option in the ``rules`` view, in its order."""
     return [(f.name, len(CHOICES[f.name]) if f.name in CHOICES else 1) for f in fields(Rules)]
@@ -291,6 +301,9 @@ def resolve_net(spec: str) -> Path:
     return resolve_model(spec, SUFFIX, "network", "net")
 
 
+NUM_PLAYERS_COLUMN = _num_players_column()
+
+
 class LogitsAgent(Agent):
     """An agent that plays from a network's action logits: each row's most likely legal
     action or, with ``deterministic`` false, a sample of the masked softmax (Gumbel-max
@@ -372,6 +385,11 @@ class NetAgent(LogitsAgent):
                 return self.net.evaluate(self.net.prepare(x))[0].float().cpu().numpy()
         from .training.encoder import packed_from_dense
 
+        players = np.rint(observations[:, NUM_PLAYERS_COLUMN] * 10)
+        if (players != self.net.layout.players).any():
+            raise ValueError(f"{self.name} reads {self.net.layout.players}-player games (a "
+                             f"packed encoder), got observations of "
+                             f"{int(players[players != self.net.layout.players][0])} players")
         packed = packed_from_dense(observations, self.net.layout)
         rules, index = np.unique(observations[:, self.columns], axis=0, return_inverse=True)
         with torch.inference_mode():

@@ -55,6 +55,7 @@ class Config:
     teacher: str = "improved:official-2p-exit-rp"  # the agent the clone learns from
     clone_opponents: str = "tuned,random_play,greedy"  # opponents while cloning
     hidden: str = "512,512,256"    # the network's hidden layer widths
+    encoder: str = "packed"        # the network's encoder (packed, dense: see train_ppo.py)
     clone_states: int = 700_000    # labelled decisions per cloning round
     clone_rounds: int = 3          # round 0: the teacher plays; later: the network (DAgger)
     clone_epochs: int = 4          # passes over all data so far, per round
@@ -115,10 +116,10 @@ def clone_command(cfg: Config, seed: int, out: Path) -> list[str]:
                "--teacher", cfg.teacher, "--opponents", cfg.clone_opponents,
                "--hidden", cfg.hidden, "--states", str(cfg.clone_states),
                "--rounds", str(cfg.clone_rounds), "--epochs", str(cfg.clone_epochs),
-               "--games", str(cfg.clone_games),
+               "--num-games", str(cfg.clone_games), "--encoder", cfg.encoder,
                "--curve-deals", "0", "--eval-deals", "0", "--seed", str(seed),
                "--out", str(out), *quiet(cfg)]
-    return command + (["--resume"] if (out / "record.json").exists() else [])
+    return command + (["--resume"] if any((out / "checkpoints").glob("*")) else [])
 
 
 def finetune_command(cfg: Config, seed: int, clone: Path, out: Path) -> list[str]:
@@ -128,7 +129,7 @@ def finetune_command(cfg: Config, seed: int, clone: Path, out: Path) -> list[str
                "--heuristic-share", str(cfg.heuristic_share), "--init-net", str(clone),
                "--anchor", str(cfg.anchor), "--ent-coef", str(cfg.ent_coef),
                "--learning-rate", str(cfg.learning_rate), "--timesteps", str(cfg.timesteps),
-               "--num-envs", str(cfg.num_envs), "--n-steps", str(cfg.n_steps),
+               "--num-games", str(cfg.num_envs), "--n-steps", str(cfg.n_steps),
                "--batch-size", str(cfg.batch_size), "--eval-every", str(cfg.curve_every),
                "--curve-deals", str(cfg.curve_deals), "--eval-deals", "0", "--seed", str(seed),
                "--out", str(out), *quiet(cfg)]
@@ -142,10 +143,8 @@ def clone_done(cfg: Config, out: Path) -> bool:
 
 
 def finetune_done(out: Path) -> bool:
-    """Whether the fine-tuning in ``out`` finished (its final config holds the timing)."""
-    config = out / "config.json"
-    return (out / "model.safetensors").exists() and config.exists() \
-        and "seconds" in _read(config)
+    """Whether the fine-tuning in ``out`` finished (it wrote its record)."""
+    return (out / "model.safetensors").exists() and (out / "record.json").exists()
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -8,7 +8,7 @@ The full study (all presets, heads-up; see ``--help`` for every flag)::
 
 **Rows** (policies; every trained row with ``--seeds`` seeds ``--seed``,
 ``--seed`` + 1, ..., against ``--train-opponent``, with the settings of
-``experiments/train_ppo.py``):
+``experiments/train_sb3.py``):
 
 * one per preset (``official``, ``no_mercy``, ...): a specialist, trained on that
   preset only for ``--budget`` learner decisions;
@@ -18,7 +18,7 @@ The full study (all presets, heads-up; see ``--help`` for every flag)::
 * ``mixture-<N>x`` (N = the number of presets, ``mixture-9x`` for all of them): the
   same for N times ``--budget``: the compute of *all* the specialists together;
 * ``mixture-no-rules``: ``mixture-<N>x`` without the rule vector in the policy's
-  input (``--no-rule-vector`` of ``train_ppo.py``): it cannot tell the presets apart,
+  input (``--no-rule-vector`` of ``train_sb3.py``): it cannot tell the presets apart,
   so it measures what conditioning on the rules is worth;
 * the heuristic itself (``tuned`` by default, no training): the reference row. Against
   itself it wins 1/players of the games (exactly, per deal, when it plays

@@ -101,13 +101,13 @@ def distil(cfg: Config, i: int, previous: Path) -> Path:
                "--players", str(cfg.players), "--init-net", str(previous),
                "--teacher", cfg.expert(previous), "--opponents", cfg.opponents,
                "--rounds", "1", "--states", str(cfg.states), "--epochs", str(cfg.epochs),
-               "--learning-rate", str(cfg.learning_rate), "--games", str(cfg.games),
+               "--learning-rate", str(cfg.learning_rate), "--num-games", str(cfg.games),
                "--value-weight", str(cfg.value_weight),
                "--curve-deals", "0", "--eval-deals", "0", "--seed", str(cfg.seed * 100 + i),
                "--out", str(out)]
     if not cfg.progress:
         command.append("--no-progress")
-    if record.exists():            # a distillation stopped before its round ended
+    if any((out / "checkpoints").glob("*")):   # a distillation stopped half-way
         command.append("--resume")
     subprocess.run(command, check=True)
     return out / "model.safetensors"

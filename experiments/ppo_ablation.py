@@ -4,11 +4,11 @@
         --out runs/ppo-ablation
 
 Each variant changes one thing against the baseline (the defaults of
-``experiments/train_ppo.py``, learner heads-up against ``greedy`` on ``official``)
+``experiments/train_sb3.py``, learner heads-up against ``greedy`` on ``official``)
 and is trained for the same number of learner decisions, once per seed, each run in
-its own process (``train_ppo.py``, so every run is exactly a command a user can
+its own process (``train_sb3.py``, so every run is exactly a command a user can
 repeat). Every trained policy is then measured against ``greedy`` on the same
-``--deals`` duplicate deals (train_ppo's evaluation, deal seeds from 10,000), and the
+``--deals`` duplicate deals (train_sb3's evaluation, deal seeds from 10,000), and the
 table gives each variant's mean over seeds, every seed's rate and the interval of
 each. Runs already finished in ``--out`` (their ``eval.json`` exists) are reused, and
 a run stopped midway resumes from its last checkpoint, so a killed ablation continues
@@ -36,7 +36,7 @@ import numpy as np
 
 from uno_env.tournament_report import write_atomic
 
-#: Each variant's flags for train_ppo.py on top of the baseline, and what it tests.
+#: Each variant's flags for train_sb3.py on top of the baseline, and what it tests.
 VARIANTS: dict[str, tuple[list[str], str]] = {
     "baseline": ([], "the defaults: net 128,128, lr 3e-4, entropy 0.01, 256 games x 64 "
                      "steps, batch 4096, 4 epochs, gamma 0.995, lambda 0.95, log scaling"),
@@ -136,7 +136,7 @@ def run_one(variant: str, seed: int, args: argparse.Namespace) -> dict[str, Any]
     out = Path(args.out) / f"{variant}-seed{seed}"
     if not (out / "eval.json").exists():
         flags = VARIANTS[variant][0]
-        command = [sys.executable, str(Path(__file__).parent / "train_ppo.py"), *flags,
+        command = [sys.executable, str(Path(__file__).parent / "train_sb3.py"), *flags,
                    "--timesteps", str(args.timesteps), "--seed", str(seed),
                    "--eval-opponents", "greedy", "--eval-deals", str(args.deals),
                    "--checkpoint-every", str(10 * args.timesteps), "--no-progress",

@@ -42,11 +42,15 @@ def legal_play(spec: str, players: int = 2) -> None:
 def distilled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("distill") / "run"
     run_script("distill.py", "--teacher", "tuned", "--opponents", "random_play,greedy",
-               "--states", "600", "--rounds", "2", "--games", "32", "--hidden", "16",
+               "--states", "600", "--rounds", "2", "--num-games", "32", "--hidden", "16",
                "--epochs", "1", "--batch-size", "64", "--curve-deals", "8",
-               "--eval-deals", "8", "--eval-opponents", "greedy", "--out", str(out),
-               "--no-progress")
+               "--eval-deals", "8", "--out", str(out), "--no-progress")
     return out
+
+
+def evaluation(record: dict, opponent: str) -> dict:
+    """A record's final evaluation against ``opponent``."""
+    return next(e for e in record["evaluation"] if e["opponent"] == opponent)
 
 
 def test_distillation_writes_a_network_its_card_and_its_record(distilled: Path) -> None:
@@ -54,13 +58,16 @@ def test_distillation_writes_a_network_its_card_and_its_record(distilled: Path) 
     assert [r["round"] for r in record["rounds"]] == [0, 1]
     assert [r["states"] for r in record["rounds"]] == [600, 1200]
     assert 0 <= record["rounds"][-1]["agreement"] <= 1
-    assert set(record["rounds"][-1]["curve"]) == {"greedy", "tuned"}
-    assert record["eval"]["greedy"]["games"] == 16
+    assert {"greedy", "tuned"} <= set(record["rounds"][-1]["curve"])
+    assert evaluation(record, "greedy")["games"] == 16
     assert record["command"].startswith("python experiments/distill.py --teacher tuned")
     card = json.loads((distilled / "model.json").read_text())
-    assert card["config"]["teacher"] == "tuned"
-    with np.load(distilled / "data-1.npz") as data:
-        assert data["obs"].shape[0] == data["labels"].shape[0] == 600
+    assert card["config"]["teacher"] == "tuned" and card["config"]["encoder"] == "packed"
+    import torch
+
+    data = torch.load(distilled / "data-1.pt", weights_only=True)
+    assert data["labels"].shape[0] == data["masks"].shape[0] == 600
+    assert (data["masks"].sum(dim=1) > 1).all()       # only decisions with a choice
     assert list((distilled / "tb").iterdir())
     legal_play(f"net:{distilled / 'model.safetensors'}")
 
@@ -70,7 +77,7 @@ def test_distillation_resumes_after_its_last_round_and_refuses_to_overwrite(
     done = run_script("distill.py", "--out", str(distilled), ok=False)
     assert done.returncode != 0 and "--resume" in done.stderr
     run_script("distill.py", "--teacher", "tuned", "--opponents", "random_play,greedy",
-               "--states", "600", "--rounds", "3", "--games", "32", "--hidden", "16",
+               "--states", "600", "--rounds", "3", "--num-games", "32", "--hidden", "16",
                "--epochs", "1", "--batch-size", "64", "--curve-deals", "0",
                "--eval-deals", "0", "--out", str(distilled), "--resume", "--no-progress")
     record = json.loads((distilled / "record.json").read_text())
@@ -81,7 +88,7 @@ def test_ppo_fine_tunes_a_distilled_network_with_an_anchor(distilled: Path,
                                                           tmp_path: Path) -> None:
     out = tmp_path / "ft"
     run_script("train_ppo.py", "--init-net", str(distilled / "model.safetensors"),
-               "--anchor", "0.5", "--timesteps", "256", "--num-envs", "8", "--n-steps", "32",
+               "--anchor", "0.5", "--timesteps", "256", "--num-games", "8", "--n-steps", "32",
                "--batch-size", "64", "--opponents", "self-play", "--snapshot-every", "128",
                "--eval-every", "128", "--curve-deals", "4", "--eval-deals", "4",
                "--out", str(out), "--no-progress")
@@ -89,20 +96,21 @@ def test_ppo_fine_tunes_a_distilled_network_with_an_anchor(distilled: Path,
     assert card["config"]["anchor"] == 0.5
     legal_play(f"net:{out / 'model.safetensors'}")
     assert list((out / "tb").rglob("events.*"))
-    curve = json.loads((out / "config.json").read_text())["curve"]
-    assert len(curve) >= 1 and curve[-1]["timesteps"] == 256
+    curve = json.loads((out / "record.json").read_text())["curve"]
+    assert len(curve) >= 1 and curve[-1]["decisions"] == 256
     assert curve[-1]["tuned"]["games"] == 8 and "greedy" in curve[-1]
 
 
 def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     out = tmp_path / "dmc"
-    run_script("train_dmc.py", "--decisions", "2000", "--games", "16", "--hidden", "16",
+    run_script("train_dmc.py", "--decisions", "2000", "--num-games", "16", "--hidden", "16",
                "--eval-every", "1000", "--curve-deals", "4", "--eval-deals", "4",
-               "--eval-opponents", "greedy", "--out", str(out), "--no-progress")
+               "--curve-opponents", "greedy", "--out", str(out), "--no-progress")
     record = json.loads((out / "record.json").read_text())
-    assert record["decisions"] >= 2000 and len(record["curve"]) >= 1
-    assert record["eval"]["greedy"]["games"] == 8
-    legal_play(f"net:{out / 'model.safetensors'}", players=3)
+    assert record["decisions"] >= 2000 and len(record["curve"]) >= 2
+    assert evaluation(record, "greedy")["games"] == 8
+    assert record["time_split"]["update"] > 0
+    legal_play(f"net:{out / 'model.safetensors'}")
 
 
 @pytest.mark.parametrize("script,args,message", [
@@ -193,13 +201,20 @@ def test_ppo_checkpoints_are_plain_tensors_and_resume_continues_them(tmp_path: P
     import torch
 
     out = tmp_path / "ppo"
-    args = ["--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--checkpoint-every",
-            "128", "--eval-deals", "0", "--out", str(out), "--no-progress"]
+    args = ["--num-games", "8", "--n-steps", "16", "--batch-size", "64", "--checkpoint-every",
+            "128", "--eval-every", "128", "--curve-deals", "2", "--eval-deals", "0",
+            "--out", str(out), "--no-progress"]
     run_script("train_ppo.py", "--timesteps", "256", *args)
     saved = sorted(out.glob("checkpoints/step_*.pt"))
-    assert saved and torch.load(saved[-1], weights_only=True)["num_timesteps"] >= 256
+    assert len(saved) == 1 and torch.load(saved[0], weights_only=True)["decisions"] == 256
+    assert not list(out.glob("checkpoints/*.tmp*"))
+    first = json.loads((out / "record.json").read_text())
     run_script("train_ppo.py", "--timesteps", "512", "--resume", *args)
-    assert json.loads((out / "config.json").read_text())["timesteps"] >= 512
+    record = json.loads((out / "record.json").read_text())
+    assert record["decisions"] == 512
+    # the curve of the first 256 decisions is kept, and the clock goes on from it
+    assert record["curve"][:len(first["curve"])] == first["curve"]
+    assert record["seconds"] >= first["seconds"]
 
 
 def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: Path) -> None:

@@ -28,9 +28,9 @@ def run_script(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
+def test_train_sb3_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    stdout = run_script("train_ppo.py", "--preset", "official,teams", "--opponents", "self-play",
+    stdout = run_script("train_sb3.py", "--preset", "official,teams", "--opponents", "self-play",
                         "--timesteps", "256", "--num-envs", "16", "--n-steps", "8",
                         "--batch-size", "64", "--n-epochs", "1", "--net", "16",
                         "--snapshot-every", "128", "--checkpoint-every", "128",
@@ -39,7 +39,7 @@ def test_train_ppo_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     record = json.loads((out / "config.json").read_text())
     assert record["timesteps"] >= 256 and record["steps_per_second"] > 0
     assert 0 < record["env_share"] < 1
-    assert record["command"].startswith("python experiments/train_ppo.py --preset official,teams")
+    assert record["command"].startswith("python experiments/train_sb3.py --preset official,teams")
     results = json.loads((out / "eval.json").read_text())
     assert {(r["preset"], r["players"]) for r in results} == {("official", 2), ("teams", 4)}
     assert all(0 <= r["win_rate"] <= 1 and r["games"] == 2 * r["players"] for r in results)
@@ -162,7 +162,7 @@ def test_no_rule_vector_drops_exactly_the_rules_view_from_the_policy_input(
     swapped = obs.copy()
     swapped[:, rules] = other[:, rules]
     np.testing.assert_array_equal(agent.logits(obs), agent.logits(swapped))
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_ppo.py"),
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_sb3.py"),
                            "--no-rule-vector", "--prior", "tuned", "--out", str(tmp_path / "x")],
                           capture_output=True, text=True, env={**os.environ,
                                                                "PYTHONPATH": str(REPO)})
@@ -273,7 +273,7 @@ def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
     assert record["command"].startswith("python experiments/train_rllib.py --players 2")
 
 
-def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) -> None:
+def test_train_sb3_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) -> None:
     import numpy as np
 
     from uno_agents import make_agent
@@ -282,7 +282,7 @@ def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) ->
     from uno_env.engine.observe import SEAT_VIEWS, VIEW_SLICES
 
     out = tmp_path / "blind"
-    run_script("train_ppo.py", "--no-memory", "--opponents", "tuned", "--timesteps", "128",
+    run_script("train_sb3.py", "--no-memory", "--opponents", "tuned", "--timesteps", "128",
                "--num-envs", "16", "--n-steps", "8", "--batch-size", "64", "--n-epochs", "1",
                "--net", "16", "--eval-deals", "2", "--eval-opponents", "tuned",
                "--no-progress", "--out", str(out))
@@ -295,7 +295,7 @@ def test_train_ppo_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) ->
         remembered[:, VIEW_SLICES[name]] = 1.0
     np.testing.assert_array_equal(agent.logits(obs), agent.logits(remembered))
     assert masks[np.arange(64), agent.act(obs, masks, np.random.default_rng(0))].all()
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_ppo.py"),
+    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_sb3.py"),
                            "--no-memory", "--prior", "tuned", "--out", str(tmp_path / "x")],
                           capture_output=True, text=True, env={**os.environ,
                                                                "PYTHONPATH": str(REPO)})

@@ -74,10 +74,12 @@ class MonteCarlo:
     def __init__(self) -> None:
         self.waiting: dict[str, Any] | None = None
 
-    def finished(self, rollout: Rollout) -> tuple[tuple[torch.Tensor, ...], torch.Tensor,
-                                                   torch.Tensor, torch.Tensor | None]:
-        """``(inputs, actions, returns, rules_index)`` of every decision whose episode has
-        ended, this rollout's and earlier ones'."""
+
+    def finished(self, rollout: Rollout, extra: dict[str, torch.Tensor] | None = None
+                 ) -> dict[str, Any]:
+        """Every decision whose episode has ended, this rollout's and earlier ones':
+        ``inputs``, ``actions``, ``masks``, ``returns``, ``index`` (rule rows) and the
+        per-decision tensors of ``extra``."""
         steps, n = rollout.rewards.shape
         to_go = torch.zeros_like(rollout.rewards)
         ended = torch.zeros_like(rollout.rewards, dtype=torch.bool)
@@ -89,10 +91,9 @@ class MonteCarlo:
             ends = done | ends
             to_go[t], ended[t] = after, ends
         games = torch.arange(n, device=to_go.device).repeat(steps)
-        index = rollout.rules_index
-        fresh = {"inputs": rollout.inputs, "actions": rollout.actions,
+        fresh = {"inputs": rollout.inputs, "actions": rollout.actions, "masks": rollout.masks,
                  "returns": to_go.reshape(-1), "ended": ended.reshape(-1), "games": games,
-                 "index": index}
+                 "index": rollout.rules_index, **(extra or {})}
         if self.waiting is not None:   # earlier decisions: their episode went on at step 0
             w = self.waiting
             w["returns"] = w["returns"] + to_go[0, w["games"]]
@@ -101,8 +102,7 @@ class MonteCarlo:
         done = fresh["ended"]
         keep = {key: _rows(value, ~done) for key, value in fresh.items()}
         self.waiting = keep if int((~done).sum()) else None
-        out = {key: _rows(value, done) for key, value in fresh.items()}
-        return out["inputs"], out["actions"], out["returns"], out["index"]
+        return {key: _rows(value, done) for key, value in fresh.items()}
 
 
 def _rows(value: Any, rows: torch.Tensor) -> Any:
@@ -124,7 +124,8 @@ def _cat(a: Any, b: Any) -> Any:
 def fit(net: torch.nn.Module, optimizer: torch.optim.Optimizer, data: tuple[Any, ...],
         rules_table: torch.Tensor, cfg: DMCConfig, generator: torch.Generator) -> float:
     """Least squares of ``Q(s, a)`` and ``V(s)`` onto the returns; the mean loss."""
-    inputs, actions, returns, index = data
+    inputs, actions, returns, index = (data[k] for k in ("inputs", "actions", "returns",
+                                                         "index"))
     size = int(actions.numel())
     net.train()
     total, steps = 0.0, 0
@@ -178,12 +179,13 @@ def train(cfg: DMCConfig, command: str = "") -> dict[str, Any]:
             start = time.perf_counter()
             data = returns.finished(rollout)
             loss = fit(run.net, optimizer, data, rollout.rules_table, cfg, run.generator) \
-                if int(data[1].numel()) else 0.0
+                if int(data["actions"].numel()) else 0.0
             run.advance(rollout.size, rollout, time.perf_counter() - start,
                         {"dmc/loss": loss, "dmc/epsilon": epsilon})
     except KeyboardInterrupt:
         raise stopped(run, optimizer) from None
     run.curve_point()
+    run.save_checkpoint(optimizer)   # a later --resume with more decisions continues here
     record = run.finish({"recipe": "Deep Monte-Carlo on the learner core "
                                    "(experiments/train_dmc.py)"})
     run.close()

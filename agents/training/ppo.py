@@ -280,6 +280,7 @@ def train(cfg: PPOConfig, command: str = "") -> dict[str, Any]:
     except KeyboardInterrupt:
         raise stopped(run, optimizer) from None
     run.curve_point()
+    run.save_checkpoint(optimizer)   # a later --resume with more decisions continues here
     record = run.finish({"recipe": "PPO on the learner core (experiments/train_ppo.py)"})
     run.close()
     return record

@@ -90,6 +90,10 @@ class Games:
             core.reset(games=ended)
         return rewards, done, outcome
 
+    def rules_table_tensor(self, device: torch.device) -> torch.Tensor:
+        """The rule vector of these games, ``float[1, RULES_SIZE]`` on ``device``."""
+        return to_device(rules_vector(self.rules)[None, :], device)
+
     def step_async(self, actions: np.ndarray) -> None:
         self._result = self.step(actions)
 
@@ -165,7 +169,7 @@ def rules_of(shards: Sequence[Source], device: torch.device
 
 def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
             device: torch.device, generator: torch.Generator | None = None,
-            epsilon: float = 0.0, choose: Any = None) -> Rollout:
+            epsilon: float = 0.0, choose: Any = None, label: Any = None) -> Rollout:
     """Play ``steps`` decisions of every game of the ``shards`` with ``net`` (sampling its
     masked softmax; ``epsilon`` > 0: its most likely action, or a uniformly random legal
     one with probability ``epsilon``, for value networks) and record them. Games are
@@ -173,7 +177,9 @@ def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
 
     ``choose``, if given, picks the played actions instead (``choose(shard, rows, masks)
     -> int64[n]``, e.g. a teacher or another agent); the network's own log-probabilities
-    of those actions are recorded.
+    of those actions are recorded. ``label``, if given, is called the same way and its
+    actions are recorded beside the played ones (``extra["labels"]``: a teacher's choice
+    in the positions the network reaches, for DAgger).
 
     The shards take turns: while one steps (in its process, with :mod:`.workers`), the
     network acts for the next."""
@@ -183,7 +189,7 @@ def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
     per_shard = [None if rules_index is None else rules_index[a:b]
                  for a, b in zip(starts[:-1], starts[1:], strict=True)]
     record: dict[str, list[Any]] = {k: [] for k in ("inputs", "masks", "actions", "log_probs",
-                                                    "values", "rewards", "dones")}
+                                                    "values", "rewards", "dones", "labels")}
     outcomes: list[np.ndarray] = []
     engine_s = network_s = 0.0
     pending = [False] * len(shards)
@@ -211,6 +217,9 @@ def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
             else:
                 action = sample_actions(logp, mask_t, generator)
             chosen = logp.gather(1, action[:, None]).squeeze(1)
+            if label is not None:
+                record["labels"].append(
+                    to_device(np.asarray(label(shard, rows, mask), np.int64), device))
         action_np = action.cpu().numpy()
         later = time.perf_counter()
         network_s += later - now
@@ -260,4 +269,5 @@ def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
                         .astype(np.float32), device),
         last_values=torch.cat(last), rules_table=rules_table, rules_index=index,
         outcomes=np.concatenate(outcomes) if outcomes else np.zeros(0, np.float32),
-        engine_seconds=engine_s, network_seconds=network_s)
+        engine_seconds=engine_s, network_seconds=network_s,
+        extra={"labels": torch.cat(record["labels"])} if record["labels"] else {})

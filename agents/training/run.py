@@ -105,7 +105,7 @@ class RunSettings:
         except ValueError as e:
             raise SystemExit(f"bad setting: {e}") from None
         if self.init_net and not Path(self.init_net).is_file():
-            raise SystemExit(f"--init-net {self.init_net!r} is not a file")
+            raise SystemExit(f"--init-net {self.init_net!r} does not exist (or is a folder)")
 
     def rules(self) -> Rules:
         return Rules.preset(self.preset,

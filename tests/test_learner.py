@@ -1,0 +1,292 @@
+"""The learner core (uno_agents.training): packed rows back from the dense observation,
+compiled opponents, rollouts, PPO's and Monte-Carlo's arithmetic, worker processes,
+network files of every encoder, and devices."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("safetensors")
+
+from uno_agents import make_agent  # noqa: E402
+from uno_agents.net import NetAgent, load_net, save_net  # noqa: E402
+from uno_agents.training.device import resolve_device  # noqa: E402
+from uno_agents.training.dmc import MonteCarlo  # noqa: E402
+from uno_agents.training.encoder import (  # noqa: E402
+    PackedLayout,
+    conform,
+    multiply_adds,
+    packed_from_dense,
+)
+from uno_agents.training.nets import DenseActorCritic, build_net  # noqa: E402
+from uno_agents.training.ppo import PPOSettings, advantages, legal_lists, update  # noqa: E402
+from uno_agents.training.rollout import (  # noqa: E402
+    Games,
+    Rollout,
+    collect,
+    masked_log_probs,
+    sample_actions,
+)
+from uno_agents.training.workers import make_shards  # noqa: E402
+from uno_env import PRESETS, Engine, Rules  # noqa: E402
+from uno_env.engine.observe import OBS_SIZE  # noqa: E402
+from uno_env.learner import LearnerCore  # noqa: E402
+
+pytestmark = pytest.mark.train
+CPU = torch.device("cpu")
+GPU = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+
+
+def _played(rules: Rules, games: int, decisions: int, seed: int = 0) -> Engine:
+    engine = Engine(rules, games, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(decisions):
+        masks = engine.legal_action_mask()
+        engine.step(np.where(masks, rng.random(masks.shape), -1).argmax(axis=1))
+        ended = np.flatnonzero(engine.state.done)
+        if ended.size:
+            engine.reset(games=ended)
+    return engine
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("players", [2, 4])
+def test_packed_rows_come_back_exactly_from_the_dense_observation(preset: str,
+                                                                  players: int) -> None:
+    rules = Rules.preset(preset, num_players=4 if preset == "teams" else players)
+    layout = PackedLayout.of(rules)
+    engine = _played(rules, 48, 60)
+    for seat in range(rules.num_players):
+        seats = np.full(48, seat)
+        want = conform(engine.observe_packed(seats), rules, layout)
+        assert (packed_from_dense(engine.observe(seats), layout) == want).all()
+
+
+def test_a_layout_covers_several_rule_sets_and_refuses_mixed_player_counts() -> None:
+    official, teams = Rules.preset("official", num_players=4), Rules.preset("teams")
+    wide = PackedLayout.of([official, teams])
+    assert wide.partner_hand and wide.size == PackedLayout.of(teams).size
+    rows = Engine(official, 3, seed=1).observe_packed(np.zeros(3, int))
+    padded = conform(rows, official, wide)
+    assert (padded[:, wide.views()["partner_hand"]] == 0).all()
+    with pytest.raises(ValueError, match="one player count"):
+        PackedLayout.of([official, Rules.preset("official", num_players=2)])
+
+
+def test_the_packed_encoder_costs_under_a_quarter_of_sb3s_network() -> None:
+    layout = PackedLayout.of(Rules.preset("official", num_players=2))
+    assert multiply_adds(build_net("packed", (128, 128), layout)) < \
+        0.25 * multiply_adds(DenseActorCritic((128, 128)))
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "tuned", "defender"])
+def test_compiled_opponents_play_the_games_their_act_plays(opponent: str) -> None:
+    pytest.importorskip("numba")
+    rules = Rules.preset("official", num_players=3)
+    compiled = LearnerCore(rules, 32, opponent, "rotate", seed=5)
+    stepped = LearnerCore(rules, 32, opponent, "rotate", seed=5)
+    stepped._policy = None                   # the opponents' act, decision by decision
+    assert compiled._policy is not None
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        masks = compiled.action_masks()
+        assert (masks == stepped.action_masks()).all()
+        assert (compiled.observe() == stepped.observe()).all()
+        actions = np.where(masks, rng.random(masks.shape), -1).argmax(axis=1)
+        for a, b in zip(compiled.step(actions), stepped.step(actions), strict=True):
+            assert (a == b).all()
+        ended = np.flatnonzero(compiled.done)
+        compiled.reset(games=ended)
+        stepped.reset(games=ended)
+
+
+def test_play_opponents_refuses_random_policies_and_the_numpy_backend() -> None:
+    rules = Rules.preset("official", num_players=2)
+    random_play = make_agent("random_play").playout_policy(2)
+    with pytest.raises(ValueError, match="no random policy"):
+        Engine(rules, 2, seed=0).play_opponents([0], np.array([1]), random_play)
+    with pytest.raises(NotImplementedError, match="numba backend only"):
+        Engine(rules, 2, seed=0, backend="numpy").play_opponents(
+            [0], np.array([1]), make_agent("greedy").playout_policy(2))
+
+
+def test_sampling_follows_the_masked_softmax_and_never_an_illegal_action() -> None:
+    logits = torch.tensor([[0.0, 5.0, 1.0, 0.0]]).repeat(40_000, 1)
+    masks = torch.tensor([[True, False, True, True]]).repeat(40_000, 1)
+    actions = sample_actions(masked_log_probs(logits, masks), masks,
+                             torch.Generator().manual_seed(3))
+    share = np.bincount(actions.numpy(), minlength=4) / 40_000
+    want = torch.softmax(torch.tensor([0.0, 1.0, 0.0]), 0).numpy()
+    assert share[1] == 0
+    assert np.abs(share[[0, 2, 3]] - want).max() < 0.01
+
+
+def test_legal_lists_hold_each_rows_legal_actions_and_the_chosen_position() -> None:
+    masks = torch.tensor([[False, True, False, True], [True, False, False, False]])
+    ids, valid, chosen = legal_lists(masks, torch.tensor([3, 0]))
+    assert ids.tolist() == [[1, 3], [0, 0]] and valid.tolist() == [[True, True], [True, False]]
+    assert chosen.tolist() == [1, 0]
+
+
+def _rollout(rewards: list[list[float]], dones: list[list[float]], values: list[list[float]],
+             last: list[float]) -> Rollout:
+    r = torch.tensor(rewards)
+    steps, n = r.shape
+    return Rollout(inputs=(torch.arange(steps * n, dtype=torch.float32)[:, None],),
+                   masks=torch.ones(steps * n, 2, dtype=torch.bool),
+                   actions=torch.zeros(steps * n, dtype=torch.long),
+                   log_probs=torch.zeros(steps * n), values=torch.tensor(values).reshape(-1),
+                   rewards=r, dones=torch.tensor(dones), last_values=torch.tensor(last),
+                   rules_table=torch.zeros(1, 1), rules_index=None,
+                   outcomes=np.zeros(0, np.float32))
+
+
+def test_gae_cuts_at_episode_ends_and_bootstraps_after_the_last_step() -> None:
+    ro = _rollout([[0.0], [1.0], [0.0]], [[0.0], [1.0], [0.0]], [[0.5], [0.2], [0.1]], [0.4])
+    adv, returns = advantages(ro, gamma=0.9, lam=1.0)
+    # step 2 bootstraps from the last value; step 1 ends its episode; step 0 leads to it
+    assert returns.tolist() == pytest.approx([0.9 * 1.0, 1.0, 0.9 * 0.4])
+    assert adv.tolist() == pytest.approx([0.9 - 0.5, 1.0 - 0.2, 0.36 - 0.1])
+
+
+def test_monte_carlo_returns_wait_for_episodes_that_run_past_a_rollout() -> None:
+    mc = MonteCarlo()
+    first = mc.finished(_rollout([[0.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0]],
+                                 [[0, 0], [0, 0]], [0, 0]))
+    assert first["returns"].tolist() == [1.0, 1.0]          # game 1's two decisions
+    assert first["inputs"][0][:, 0].tolist() == [1.0, 3.0]
+    second = mc.finished(_rollout([[-1.0, 0.0]], [[1.0, 0.0]], [[0, 0]], [0, 0]))
+    # game 0's two waiting decisions and its new one end with -1; game 1's waits on
+    assert sorted(second["returns"].tolist()) == [-1.0, -1.0, -1.0]
+    assert mc.waiting is not None and mc.waiting["games"].tolist() == [1]
+
+
+def test_ppo_moves_the_policy_towards_the_rewarded_action() -> None:
+    net = DenseActorCritic((8,), inputs=4, actions=3)
+    steps, n = 4, 64
+    ro = _rollout([[0.0] * n] * steps, [[1.0] * n] * steps, [[0.0] * n] * steps, [0.0] * n)
+    ro.inputs = (torch.ones(steps * n, 4),)
+    ro.masks = torch.ones(steps * n, 3, dtype=torch.bool)
+    ro.actions = torch.arange(steps * n) % 3
+    ro.rewards = (ro.actions.reshape(steps, n) == 2).float()
+    with torch.no_grad():
+        ro.log_probs = masked_log_probs(net.evaluate(ro.inputs)[0], ro.masks).gather(
+            1, ro.actions[:, None]).squeeze(1)
+    before = torch.softmax(net.evaluate(ro.inputs)[0][0], 0)[2].item()
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    for _ in range(5):
+        update(net, optimizer, ro, PPOSettings(batch_size=64, n_epochs=2))
+    assert torch.softmax(net.evaluate(ro.inputs)[0][0], 0)[2].item() > before + 0.05
+
+
+@pytest.mark.parametrize("encoder", ["packed", "dense", "dense-separate"])
+def test_collect_records_legal_actions_and_the_games_they_came_from(encoder: str) -> None:
+    rules = Rules.preset("official", num_players=2)
+    net = build_net(encoder, (16, 16), PackedLayout.of(rules))
+    games = Games(rules, 16, "greedy", 3, net.raw_kind)
+    ro = collect(games, net, 40, CPU, torch.Generator().manual_seed(0))
+    assert ro.size == 640 and ro.rewards.shape == (40, 16)
+    assert ro.masks[torch.arange(640), ro.actions].all()
+    assert ro.outcomes.size == int(ro.dones.sum()) > 0
+    assert set(np.round(ro.outcomes, 3)) <= {1.0, -1.0, 0.0}
+
+
+def test_worker_processes_deal_the_games_an_engine_here_deals() -> None:
+    rules = Rules.preset("official", num_players=2)
+    layout = PackedLayout.of(rules)
+    here = make_shards(rules, 12, "greedy", 7, "packed", layout, 0)
+    there = make_shards(rules, 12, "greedy", 7, "packed", layout, 2)
+    try:
+        rows = np.concatenate([s.rows() for s in there])
+        assert (rows == here[0].rows()).all()
+        masks = np.concatenate([s.masks() for s in there])
+        actions = masks.argmax(axis=1)
+        expected = here[0].step(actions)
+        for shard, part in zip(there, np.split(actions, [6]), strict=True):
+            shard.step_async(part)
+        got = [np.concatenate(x) for x in zip(*(s.step_wait() for s in there), strict=True)]
+        for a, b in zip(expected, got, strict=True):
+            assert (a == b).all()
+    finally:
+        for shard in there:
+            shard.close()
+
+
+def test_a_worker_that_fails_says_why() -> None:
+    rules = Rules.preset("official", num_players=2)
+    with pytest.raises(RuntimeError, match="worker process failed"):
+        make_shards(rules, 4, "greedy", -5, "packed", PackedLayout.of(rules), 1)
+
+
+@pytest.mark.parametrize("encoder", ["packed", "dense-separate", "dense"])
+def test_network_files_of_every_encoder_play_as_they_were_saved(encoder: str,
+                                                                tmp_path) -> None:
+    rules = Rules.preset("official", num_players=2)
+    net = build_net(encoder, (24, 24), PackedLayout.of(rules)).eval()
+    path = save_net(tmp_path / "m.safetensors", net, {"recipe": "test"})
+    engine = _played(rules, 40, 30)
+    obs, masks = engine.observe(engine.current_player), engine.legal_action_mask()
+    assert (NetAgent(path).logits(obs) == pytest.approx(NetAgent(net).logits(obs), abs=1e-6))
+    assert masks[np.arange(40), make_agent(f"net:{path}").act(obs, masks, None)].all()
+    loaded, _ = load_net(path)
+    assert type(loaded) is type(net)
+
+
+def test_a_packed_network_refuses_games_of_another_player_count(tmp_path) -> None:
+    net = build_net("packed", (8,), PackedLayout(2))
+    engine = Engine(Rules.preset("official", num_players=3), 2, seed=0)
+    with pytest.raises(ValueError, match="reads 2-player games"):
+        NetAgent(net).act(engine.observe(engine.current_player), engine.legal_action_mask(),
+                          None)
+
+
+def test_the_shipped_networks_still_load_and_play() -> None:
+    rules = Rules.preset("official", num_players=2)
+    engine = _played(rules, 8, 10)
+    agent = make_agent("net:official-2p,device=cpu")
+    masks = engine.legal_action_mask()
+    assert masks[np.arange(8), agent.act(engine.observe(engine.current_player), masks,
+                                         None)].all()
+
+
+def test_devices_are_named_and_cuda_without_a_gpu_is_refused_in_one_line() -> None:
+    assert resolve_device("cpu").type == "cpu"
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(ValueError, match="unknown device 'tpu'"):
+        resolve_device("tpu")
+    with pytest.raises(ValueError, match="net: takes device"):
+        make_agent("net:official-2p,speed=fast")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA GPU"):
+            make_agent("net:official-2p,device=cuda")
+
+
+@GPU
+def test_the_core_collects_and_updates_on_a_gpu() -> None:
+    cuda = torch.device("cuda")
+    rules = Rules.preset("official", num_players=2)
+    net = build_net("packed", (64, 64), PackedLayout.of(rules)).to(cuda)
+    ro = collect(Games(rules, 64, "tuned", 0, "packed"), net, 16, cuda,
+                 torch.Generator(device=cuda).manual_seed(0))
+    assert ro.actions.device.type == "cuda" and ro.masks[torch.arange(ro.size, device=cuda),
+                                                          ro.actions].all()
+    stats = update(net, torch.optim.Adam(net.parameters()), ro, PPOSettings(batch_size=256))
+    assert np.isfinite(list(stats.values())).all()
+
+
+@GPU
+def test_a_net_agent_on_a_gpu_plays_what_it_plays_on_the_cpu() -> None:
+    rules = Rules.preset("official", num_players=2)
+    engine = _played(rules, 64, 20)
+    obs = engine.observe(engine.current_player)
+    net = build_net("packed", (32, 32), PackedLayout.of(rules))
+    cpu, gpu = NetAgent(net, device="cpu"), NetAgent(net, device="cuda")
+    assert gpu.logits(obs) == pytest.approx(cpu.logits(obs), abs=1e-4)
+
+
+def test_observations_of_the_wrong_width_are_refused() -> None:
+    layout = PackedLayout(2)
+    with pytest.raises(ValueError, match=f"float rows of {OBS_SIZE}"):
+        packed_from_dense(np.zeros((2, 5), np.float32), layout)
