@@ -20,7 +20,7 @@ SOAK_SEED ?= 0
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
-.PHONY: run test docs bench bench-tournament strategies soak lint clean
+.PHONY: run test docs bench bench-learn bench-tournament strategies soak lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,13 @@ docs: $(VENV)/.test-installed
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench.py
+
+# Learner speed end to end: SB3 against the learner core, same network and with the packed
+# encoder; writes docs/results/bench-learn.json (a few minutes). On a GPU machine:
+# `make bench-learn LEARN_FLAGS="--device cuda --num-envs 4096 --n-steps 16"`.
+LEARN_FLAGS ?=
+bench-learn: $(VENV)/.test-installed
+	$(BIN)/python experiments/bench_learn.py $(LEARN_FLAGS)
 
 soak: $(VENV)/.test-installed
 	$(BIN)/python experiments/soak.py --decisions $(DECISIONS) --random-rules $(RULE_SETS) \

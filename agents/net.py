@@ -156,7 +156,7 @@ class PolicyNet(torch.nn.Module):
         return self.policy(self.trunk(scale_observation(obs)))
 
 
-def save_net(path: str | Path, net: torch.nn.Module, card: dict[str, Any] | None = None) -> Path:
+def save_net(path: str | Path, net: Any, card: dict[str, Any] | None = None) -> Path:
     """Write ``net`` as a safetensors file (its shape and observation layout in the
     header) and, if given, its model ``card`` as ``<stem>.json`` beside it. Both are
     written to a temporary name first and renamed, so a kill leaves no half file."""
@@ -351,6 +351,7 @@ class NetAgent(LogitsAgent):
         from .training.device import resolve_device
 
         self.columns: np.ndarray | None = None
+        self.net: Any
         if isinstance(model, str) and "," in model:   # "official-2p,device=cuda"
             model, device = _net_options(model, device)
         if isinstance(model, torch.nn.Module) and hasattr(model, "evaluate"):

@@ -52,7 +52,8 @@ from uno_agents.training.device import resolve_device
 from uno_agents.training.encoder import PackedLayout, multiply_adds
 from uno_agents.training.nets import DenseActorCritic, build_net, describe
 from uno_agents.training.ppo import PPOSettings, make_optimizer, update
-from uno_agents.training.rollout import Games, collect
+from uno_agents.training.rollout import collect
+from uno_agents.training.workers import make_shards
 from uno_env import Rules
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
 from uno_env.tournament_report import write_atomic
@@ -75,6 +76,7 @@ class Settings:
     #                                (the ratios are the medians over rounds)
     warmup: int = 1                # untimed rollouts before them
     threads: int = 2               # torch threads (every learner, the floors too)
+    workers: int = 0               # processes playing the core's games (0: in this process)
     device: str = "auto"           # where the core's networks run: auto, cpu or cuda
     seed: int = 0                  # seed of the games and the networks
     out: str = "docs/results/bench-learn.json"  # the JSON record ("" writes none)
@@ -82,7 +84,9 @@ class Settings:
     def check(self) -> None:
         check_bounds(self, at_least_one=("players", "num_envs", "n_steps", "batch_size",
                                          "n_epochs", "rollouts", "rounds", "threads"),
-                     non_negative=("warmup",))
+                     non_negative=("warmup", "workers"))
+        if self.workers > self.num_envs:
+            raise SystemExit("--workers needs at least as many --num-envs")
         try:
             Rules.preset(self.preset, num_players=self.players)
             widths(self.hidden, "hidden")
@@ -167,8 +171,8 @@ class CoreLearner:
         self.net = net.to(device)
         self.network = describe(net)
         self.parameters = sum(p.numel() for p in net.parameters())
-        self.games = Games(rules, cfg.num_envs, cfg.opponents, cfg.seed, net.raw_kind,
-                           PackedLayout.of(rules))
+        self.games = make_shards(rules, cfg.num_envs, cfg.opponents, cfg.seed, net.raw_kind,
+                                 PackedLayout.of(rules), cfg.workers)
         self.optimizer = make_optimizer(self.net, 3e-4)
         self.generator = torch.Generator(device=device).manual_seed(cfg.seed)
         self.rollout: Any = None
@@ -190,10 +194,12 @@ class CoreLearner:
         return {"seconds": time.perf_counter() - start, **times}
 
     def floor(self) -> float:
-        return compute_floor(self.cfg, self.net, self.games.rows(), self.rollout, self.device)
+        rows = np.concatenate([shard.rows() for shard in self.games])
+        return compute_floor(self.cfg, self.net, rows, self.rollout, self.device)
 
     def close(self) -> None:
-        self.games.close()
+        for shard in self.games:
+            shard.close()
 
 
 def sync(device: torch.device) -> None:

@@ -91,7 +91,7 @@ class MonteCarlo:
             ends = done | ends
             to_go[t], ended[t] = after, ends
         games = torch.arange(n, device=to_go.device).repeat(steps)
-        fresh = {"inputs": rollout.inputs, "actions": rollout.actions, "masks": rollout.masks,
+        fresh: dict[str, Any] = {"inputs": rollout.inputs, "actions": rollout.actions, "masks": rollout.masks,
                  "returns": to_go.reshape(-1), "ended": ended.reshape(-1), "games": games,
                  "index": rollout.rules_index, **(extra or {})}
         if self.waiting is not None:   # earlier decisions: their episode went on at step 0
@@ -121,7 +121,7 @@ def _cat(a: Any, b: Any) -> Any:
     return torch.cat([a, b])
 
 
-def fit(net: torch.nn.Module, optimizer: torch.optim.Optimizer, data: tuple[Any, ...],
+def fit(net: Any, optimizer: torch.optim.Optimizer, data: dict[str, Any],
         rules_table: torch.Tensor, cfg: DMCConfig, generator: torch.Generator) -> float:
     """Least squares of ``Q(s, a)`` and ``V(s)`` onto the returns; the mean loss."""
     inputs, actions, returns, index = (data[k] for k in ("inputs", "actions", "returns",

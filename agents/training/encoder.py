@@ -40,7 +40,7 @@ import numpy as np
 import torch
 
 from uno_env.actions import NUM_ACTIONS
-from uno_env.cards import KIND_COLOR, KIND_SYMBOL, NUM_COLORED_SYMBOLS, NUM_COLORS, NUM_KINDS
+from uno_env.cards import KIND_COLOR, KIND_SYMBOL, NUM_COLORS, NUM_KINDS
 from uno_env.engine.observe import NUM_SYMBOLS, OBS_SIZE, RULES_SIZE, VIEW_SLICES
 from uno_env.engine.packed import PACKED_DTYPE, SCORE_SHIFT, packed_views
 from uno_env.engine.state import NUM_PHASES
@@ -190,6 +190,11 @@ class PackedNet(torch.nn.Module):
 
     encoder = "packed"
     raw_kind = "packed"
+    raw_mask: torch.Tensor
+    log_cols: torch.Tensor
+    category_cols: torch.Tensor
+    category_base: torch.Tensor
+    category_top: torch.Tensor
 
     def __init__(self, layout: PackedLayout, hidden: Sequence[int] = (128, 128),
                  actions: int = NUM_ACTIONS) -> None:
@@ -269,7 +274,7 @@ class PackedNet(torch.nn.Module):
                 "packed_layout": self.layout.as_json()}
 
 
-def multiply_adds(net: torch.nn.Module) -> int:
+def multiply_adds(net: Any) -> int:
     """Multiply-adds of one sample's forward pass through the linear layers of ``net``
     (embedding rows are summed, not multiplied, and count nothing)."""
     total = 0

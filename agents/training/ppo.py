@@ -93,9 +93,9 @@ def masked_entropy(log_probs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor
     return -(log_probs.exp() * log_probs).where(masks, 0.0).sum(dim=-1)
 
 
-def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout,
+def update(net: Any, optimizer: torch.optim.Optimizer, rollout: Rollout,
            settings: PPOSettings, generator: torch.Generator | None = None,
-           reference: torch.nn.Module | None = None) -> dict[str, float]:
+           reference: Any = None) -> dict[str, float]:
     """``n_epochs`` passes of minibatches over the rollout; returns the last pass's mean
     losses, the approximate KL and the clipped fraction."""
     adv, returns = advantages(rollout, settings.gamma, settings.gae_lambda)
@@ -108,7 +108,7 @@ def update(net: torch.nn.Module, optimizer: torch.optim.Optimizer, rollout: Roll
                               "clip_fraction", "anchor_kl"), 0.0)
         order = torch.randperm(size, generator=generator, device="cpu").to(device)
         # one gather per tensor and epoch; the minibatches are then slices of it
-        shuffled = [tuple(x[order] for x in rollout.inputs), valid[order], ids[order],
+        shuffled: list[Any] = [tuple(x[order] for x in rollout.inputs), valid[order], ids[order],
                     chosen[order], adv[order], returns[order], rollout.log_probs[order],
                     None if rollout.rules_index is None else rollout.rules_index[order]]
         batches = 0

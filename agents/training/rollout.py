@@ -19,8 +19,8 @@ processes behind the same interface.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -167,7 +167,7 @@ def rules_of(shards: Sequence[Source], device: torch.device
     return table, to_device(index.astype(np.int64), device)
 
 
-def collect(shards: Source | Sequence[Source], net: torch.nn.Module, steps: int,
+def collect(shards: Source | Sequence[Source], net: Any, steps: int,
             device: torch.device, generator: torch.Generator | None = None,
             epsilon: float = 0.0, choose: Any = None, label: Any = None) -> Rollout:
     """Play ``steps`` decisions of every game of the ``shards`` with ``net`` (sampling its

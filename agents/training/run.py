@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 from uno_env import Rules
@@ -115,7 +114,7 @@ class RunSettings:
         return default_workers() if self.workers < 0 else self.workers
 
 
-def new_network(cfg: RunSettings) -> torch.nn.Module:
+def new_network(cfg: RunSettings) -> Any:
     """The network a run trains: ``--init-net`` loaded, or a new one of ``--encoder``."""
     rules = cfg.rules()
     if cfg.init_net:
@@ -134,13 +133,14 @@ class Run:
         if cfg.resume and self.last_checkpoint() is None:
             raise SystemExit(f"--resume: no checkpoint in {self.out / 'checkpoints'}")
         if not cfg.resume and (self.out / "record.json").exists():
-            raise SystemExit(f"{self.out} holds a finished run; choose another --out")
+            raise SystemExit(f"{self.out} holds a finished run: --resume continues it (with "
+                             f"more decisions or rounds), or choose another --out")
         self.out.mkdir(parents=True, exist_ok=True)
         torch.set_num_threads(cfg.threads or max(os.cpu_count() or 1, 1))
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device)
         self.rules = cfg.rules()
-        self.net = new_network(cfg).to(self.device)
+        self.net: Any = new_network(cfg).to(self.device)
         self.generator = torch.Generator(device=self.device).manual_seed(cfg.seed)
         self.decisions = 0
         self.seconds = 0.0
@@ -245,7 +245,7 @@ class Run:
 
     def final_evaluation(self) -> list[dict[str, Any]]:
         """The trained network against each curve opponent on fresh deals (1,000,000+)."""
-        results = []
+        results: list[dict[str, Any]] = []
         if not self.cfg.eval_deals:
             return results
         for name in self.cfg.curve_opponents.split(","):

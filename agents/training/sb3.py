@@ -86,7 +86,6 @@ from uno_env.tournament_report import write_atomic
 from uno_env.vector import UnoVecEnv
 
 from .. import AgentPool, make_agent
-from ..pool import snapshot_weights
 from ..files import BUILTIN_HEURISTICS, is_builtin
 from ..net import PolicyNet, save_net
 from ..policy import (
@@ -98,6 +97,7 @@ from ..policy import (
     export_policy,
     view_index,
 )
+from ..pool import snapshot_weights
 
 # --- settings ---------------------------------------------------------------------------------
 

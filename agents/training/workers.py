@@ -16,6 +16,7 @@ seeded ``seed``; only uniformly random opponents draw from per-shard streams.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
 from multiprocessing import shared_memory
@@ -80,10 +81,8 @@ def _serve(conn: Any, names: dict[str, str], specs: dict[str, Any],
     except KeyboardInterrupt:
         pass
     except Exception as err:   # the parent raises it, with its message
-        try:
+        with contextlib.suppress(OSError):
             conn.send_bytes(b"e" + f"{type(err).__name__}: {err}".encode())
-        except OSError:
-            pass
     finally:
         del arrays
         for block in blocks:
@@ -141,10 +140,8 @@ class WorkerGames:
     def close(self) -> None:
         """Stop the process and free the shared memory."""
         if self._process.is_alive():
-            try:
+            with contextlib.suppress(OSError):
                 self._conn.send_bytes(_QUIT)
-            except OSError:
-                pass
             self._process.join(timeout=10)
             if self._process.is_alive():
                 self._process.kill()
