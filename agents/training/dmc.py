@@ -91,9 +91,10 @@ class MonteCarlo:
             ends = done | ends
             to_go[t], ended[t] = after, ends
         games = torch.arange(n, device=to_go.device).repeat(steps)
-        fresh: dict[str, Any] = {"inputs": rollout.inputs, "actions": rollout.actions, "masks": rollout.masks,
-                 "returns": to_go.reshape(-1), "ended": ended.reshape(-1), "games": games,
-                 "index": rollout.rules_index, **(extra or {})}
+        fresh: dict[str, Any] = {
+            "inputs": rollout.inputs, "actions": rollout.actions, "masks": rollout.masks,
+            "returns": to_go.reshape(-1), "ended": ended.reshape(-1), "games": games,
+            "index": rollout.rules_index, **(extra or {})}
         if self.waiting is not None:   # earlier decisions: their episode went on at step 0
             w = self.waiting
             w["returns"] = w["returns"] + to_go[0, w["games"]]
