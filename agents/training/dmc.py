@@ -162,17 +162,10 @@ def train(cfg: DMCConfig, command: str = "") -> dict[str, Any]:
         cfg.workers = 0
     shards = run.open_games(opponents)
     returns = MonteCarlo()
-    next_point = next_checkpoint = run.decisions
     run.start_clock()
     try:
         while run.decisions < cfg.decisions:
-            if run.decisions >= next_point:
-                next_point = run.decisions + max(cfg.eval_every, 1)
-                run.curve_point()
-            if run.decisions >= next_checkpoint and run.decisions:
-                run.save_checkpoint(optimizer)
-            if run.decisions >= next_checkpoint:
-                next_checkpoint = run.decisions + cfg.checkpoint_every
+            run.between_rollouts(optimizer)
             share = run.decisions / cfg.decisions
             epsilon = cfg.epsilon + (cfg.epsilon_final - cfg.epsilon) * share
             rollout = collect(shards, run.net, cfg.n_steps, run.device, run.generator,

@@ -257,17 +257,10 @@ def train(cfg: PPOConfig, command: str = "") -> dict[str, Any]:
         self_play.update(run.net, run.decisions)
     shards = run.open_games(None if self_play is None else self_play.pool)
     settings = cfg.settings()
-    next_point = next_checkpoint = run.decisions
     run.start_clock()
     try:
         while run.decisions < cfg.timesteps:
-            if run.decisions >= next_point:
-                next_point = run.decisions + max(cfg.eval_every, 1)
-                run.curve_point()
-            if run.decisions >= next_checkpoint and run.decisions:
-                run.save_checkpoint(optimizer)
-            if run.decisions >= next_checkpoint:
-                next_checkpoint = run.decisions + cfg.checkpoint_every
+            run.between_rollouts(optimizer)
             with autocast(run.device, cfg.amp):
                 rollout = collect(shards, run.net, cfg.n_steps, run.device, run.generator)
             start = time.perf_counter()

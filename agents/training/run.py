@@ -177,12 +177,25 @@ class Run:
     # --- logging ------------------------------------------------------------------------
 
     def start_clock(self) -> None:
+        """Start (or, after a resume, go on with) the training clock and the progress bar."""
         self._clock = time.perf_counter() - self.seconds
+        self._next_point = self._next_checkpoint = self.decisions
         if self.cfg.progress and self._bar is None:
             from tqdm.auto import tqdm
 
             self._bar = tqdm(total=self.total, initial=self.decisions, unit="dec",
                              unit_scale=True, smoothing=0.1, desc=self.kind)
+
+    def between_rollouts(self, optimizer: torch.optim.Optimizer) -> None:
+        """What is due before the next rollout: a point of the evaluation curve every
+        ``--eval-every`` decisions, a checkpoint every ``--checkpoint-every``."""
+        if self.decisions >= self._next_point:
+            self._next_point = self.decisions + max(self.cfg.eval_every, 1)
+            self.curve_point()
+        if self.decisions >= self._next_checkpoint:
+            if self.decisions:
+                self.save_checkpoint(optimizer)
+            self._next_checkpoint = self.decisions + self.cfg.checkpoint_every
 
     def elapsed(self) -> float:
         return time.perf_counter() - self._clock
