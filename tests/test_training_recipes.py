@@ -123,6 +123,13 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
     ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
     ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
+    ("train_ppo.py", ["--encoder", "conv"], "--encoder must be one of packed, dense"),
+    ("train_ppo.py", ["--device", "tpu"], "unknown device 'tpu'"),
+    ("train_ppo.py", ["--opponents", "self-play", "--workers", "2"], "give --workers 0"),
+    ("train_ppo.py", ["--workers", "9", "--num-games", "4"], "at least as many --num-games"),
+    ("train_dmc.py", ["--opponents", "self,nobody"], "unknown agent"),
+    ("distill.py", ["--workers", "1"], "give --workers 0"),
+    ("bench_learn.py", ["--rounds", "0"], "--rounds must be at least 1"),
 ])
 def test_bad_settings_are_refused_before_any_work(tmp_path: Path, script: str,
                                                   args: list[str], message: str) -> None:
@@ -237,3 +244,41 @@ def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: 
     before = (out / "seed-0" / "finetune" / "model.safetensors").stat().st_mtime_ns
     run_script("clone_finetune.py", *args)        # finished stages are reused
     assert (out / "seed-0" / "finetune" / "model.safetensors").stat().st_mtime_ns == before
+
+
+def test_cuda_asked_for_without_a_gpu_is_refused_in_one_line(tmp_path: Path) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    done = run_script("train_ppo.py", "--device", "cuda", "--out", str(tmp_path / "o"),
+                      ok=False)
+    assert done.returncode != 0 and "no CUDA GPU" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "o").exists()
+
+
+def test_bench_learn_measures_three_learners_and_ends_with_the_speedup(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    done = run_script("bench_learn.py", "--num-envs", "8", "--n-steps", "8", "--batch-size",
+                      "32", "--rollouts", "1", "--rounds", "1", "--warmup", "0",
+                      "--threads", "1", "--device", "cpu", "--out", str(out))
+    assert done.stdout.strip().splitlines()[-1].startswith("learner speedup over SB3: ")
+    record = json.loads(out.read_text())
+    assert [line["learner"][:3] for line in record["lines"]] == ["(a)", "(b)", "(c)"]
+    assert record["lines"][1]["parameters"] == record["lines"][0]["parameters"]
+    assert record["multiply_adds_ratio"] < 0.25
+    for line in record["lines"][1:]:
+        assert line["floor_steps_per_second"] > 0 and line["update_seconds"] > 0
+
+
+def test_encoder_curves_trains_every_arm_and_seed_and_draws_them(tmp_path: Path) -> None:
+    args = ["--arms", "packed:8;dense-separate:8", "--seeds", "0,1", "--timesteps", "1024",
+            "--eval-every", "512", "--curve-deals", "2", "--eval-deals", "2",
+            "--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "c.json"),
+            "--figure", str(tmp_path / "c.png")]
+    run_script("encoder_curves.py", *args)
+    record = json.loads((tmp_path / "c.json").read_text())
+    assert set(record["summary"]) == {"packed 8", "dense-separate 8"}
+    assert all(len(runs) == 2 for runs in record["runs"].values())
+    assert record["summary"]["packed 8"]["decisions"][0] == 0
+    assert (tmp_path / "c.png").stat().st_size > 1000

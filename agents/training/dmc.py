@@ -4,7 +4,8 @@ The network's action head is read as ``Q(s, a)``: the reward the learner gets at
 end of the game after playing ``a``. The learner plays the legal action of highest
 value, or with probability ``--epsilon`` (decaying linearly to ``--epsilon-final``) a
 uniformly random legal one. Every decision is labelled with its episode's return
-(no discount, no bootstrapping): rollouts are cut every ``--n-steps`` decisions, so
+(no discount, no bootstrapping; a game cut at ``max_turns`` counts -1, a loss, so
+that stalling never pays): rollouts are cut every ``--n-steps`` decisions, so
 the decisions of an episode still running wait (:class:`MonteCarlo`) until it ends.
 The fit is least squares of ``Q(s, a)`` onto the return, and of the value head onto
 it too, ``--epochs`` passes over each batch of finished decisions, which are then
@@ -160,7 +161,7 @@ def train(cfg: DMCConfig, command: str = "") -> dict[str, Any]:
     opponents: Any = members[0] if len(members) == 1 else AgentPool(members)
     if "self" in names:
         cfg.workers = 0
-    shards = run.open_games(opponents)
+    shards = run.open_games(opponents, truncation_reward=-1.0)
     returns = MonteCarlo()
     run.start_clock()
     try:

@@ -50,16 +50,20 @@ class Source(Protocol):
 
 class Games:
     """N games of ``rules`` with a learner seat each (rotating by episode), for a
-    network that reads ``raw_kind`` rows (``"dense"`` or ``"packed"`` in ``layout``)."""
+    network that reads ``raw_kind`` rows (``"dense"`` or ``"packed"`` in ``layout``).
+    A game cut at ``max_turns`` pays the learner ``truncation_reward`` (0: nothing;
+    Deep Monte-Carlo counts it a loss, so that stalling never pays)."""
 
     def __init__(self, rules: Rules, num_games: int, opponents: Any, seed: int,
-                 raw_kind: str = "packed", layout: PackedLayout | None = None) -> None:
+                 raw_kind: str = "packed", layout: PackedLayout | None = None,
+                 truncation_reward: float = 0.0) -> None:
         if raw_kind not in ("dense", "packed"):
             raise ValueError(f"raw_kind must be 'dense' or 'packed', got {raw_kind!r}")
         self.rules, self.raw_kind = rules, raw_kind
         self.layout = layout or PackedLayout.of(rules)
         self.core = LearnerCore(rules, num_games, opponents, learner_seat="rotate", seed=seed)
         self.num_games = self.core.num_games
+        self.truncation_reward = np.float32(truncation_reward)
         self._returns = np.zeros(self.num_games, np.float32)
         self._result: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
@@ -82,6 +86,8 @@ class Games:
         core = self.core
         rewards, terminated, truncated, _ = core.step(actions)
         done = terminated | truncated
+        if self.truncation_reward and truncated.any():
+            rewards = rewards + np.where(truncated, self.truncation_reward, np.float32(0))
         self._returns += rewards
         outcome = np.where(done, self._returns, 0.0).astype(np.float32)
         ended = np.flatnonzero(done)

@@ -153,13 +153,14 @@ class Run:
 
     # --- games --------------------------------------------------------------------------
 
-    def open_games(self, opponents: Any = None) -> list[Any]:
+    def open_games(self, opponents: Any = None, truncation_reward: float = 0.0) -> list[Any]:
         """The training games: ``--num-games`` of them in ``--workers`` processes."""
         cfg = self.cfg
         self.shards = make_shards(self.rules, cfg.num_games,
                                   cfg.opponents if opponents is None else opponents,
                                   training_seed(cfg.seed) + self.decisions,
-                                  self.net.raw_kind, self._layout(), cfg.worker_count())
+                                  self.net.raw_kind, self._layout(), cfg.worker_count(),
+                                  truncation_reward)
         return self.shards
 
     def _layout(self) -> PackedLayout:

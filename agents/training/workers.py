@@ -93,7 +93,7 @@ class WorkerGames:
     """A shard of :class:`.rollout.Games` played in a child process (see the module doc)."""
 
     def __init__(self, rules: Rules, num_games: int, opponents: Any, seed: int,
-                 raw_kind: str, layout: PackedLayout) -> None:
+                 raw_kind: str, layout: PackedLayout, truncation_reward: float = 0.0) -> None:
         self.rules, self.num_games = rules, num_games
         width = layout.size if raw_kind == "packed" else _dense_width()
         dtype = np.dtype(np.int16) if raw_kind == "packed" else np.dtype(np.float32)
@@ -108,7 +108,8 @@ class WorkerGames:
         self._conn, child = context.Pipe()
         self._process = context.Process(
             target=_serve, args=(child, names, specs,
-                                 (rules, num_games, opponents, seed, raw_kind, layout)),
+                                 (rules, num_games, opponents, seed, raw_kind, layout,
+                                  truncation_reward)),
             daemon=True)
         self._process.start()
         child.close()
@@ -163,10 +164,11 @@ def _dense_width() -> int:
 
 
 def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kind: str,
-                layout: PackedLayout, workers: int) -> list[Source]:
+                layout: PackedLayout, workers: int, truncation_reward: float = 0.0
+                ) -> list[Source]:
     """``num_games`` games in ``workers`` processes (0: one shard in this process)."""
     if workers <= 0:
-        return [Games(rules, num_games, opponents, seed, raw_kind, layout)]
+        return [Games(rules, num_games, opponents, seed, raw_kind, layout, truncation_reward)]
     if workers > num_games:
         raise ValueError(f"{workers} workers need at least as many games, got {num_games}")
     sizes = np.full(workers, num_games // workers)
@@ -176,7 +178,7 @@ def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kin
     try:
         for first, size in zip(firsts, sizes, strict=True):
             shards.append(WorkerGames(rules, int(size), opponents, seed + int(first), raw_kind,
-                                      layout))
+                                      layout, truncation_reward))
     except BaseException:
         for shard in shards:
             shard.close()
