@@ -70,7 +70,7 @@ class Settings:
     n_steps: int = 64              # decisions per game per rollout
     batch_size: int = 4096         # decisions per gradient step
     n_epochs: int = 4              # passes over each rollout
-    hidden: str = "128,128"        # widths of the packed encoder (c)
+    hidden: str = "96,96"          # widths of the packed encoder (c)
     rollouts: int = 2              # timed rollouts of each learner per round
     rounds: int = 3                # rounds: every learner measured once in each, in turn
     #                                (the ratios are the medians over rounds)

@@ -32,6 +32,7 @@ of :func:`uno_env.engine.packed.unpack`, tested bit for bit). The layout it read
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -86,7 +87,7 @@ class PackedLayout:
                      zero_open=self.shown_hands)
 
     def views(self) -> dict[str, slice]:
-        return packed_views(self.rules())
+        return _layout_views(self)
 
     @property
     def size(self) -> int:
@@ -99,6 +100,11 @@ class PackedLayout:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PackedLayout:
         return cls(int(data["players"]), bool(data["partner_hand"]), bool(data["shown_hands"]))
+
+
+@functools.cache
+def _layout_views(layout: PackedLayout) -> dict[str, slice]:
+    return packed_views(layout.rules())
 
 
 def conform(packed: np.ndarray, rules: Rules, layout: PackedLayout) -> np.ndarray:
@@ -193,8 +199,8 @@ class PackedNet(torch.nn.Module):
     raw_mask: torch.Tensor
     log_cols: torch.Tensor
     category_cols: torch.Tensor
-    category_base: torch.Tensor
-    category_top: torch.Tensor
+    category_start: torch.Tensor
+    category_last: torch.Tensor
 
     def __init__(self, layout: PackedLayout, hidden: Sequence[int] = (128, 128),
                  actions: int = NUM_ACTIONS) -> None:
@@ -220,8 +226,8 @@ class PackedNet(torch.nn.Module):
         self.register_buffer("raw_mask", raw, persistent=False)
         self.register_buffer("log_cols", torch.as_tensor(log_cols), persistent=False)
         self.register_buffer("category_cols", torch.as_tensor(category_cols), persistent=False)
-        self.register_buffer("category_base", torch.as_tensor(bases), persistent=False)
-        self.register_buffer("category_top", torch.as_tensor(tops), persistent=False)
+        self.register_buffer("category_start", torch.as_tensor(bases) + 1, persistent=False)
+        self.register_buffer("category_last", torch.as_tensor(tops) - 1, persistent=False)
         width = self.hidden[0]
         self.numbers = torch.nn.Linear(layout.size + len(log_cols), width)
         self.rules = torch.nn.Linear(RULES_SIZE, width, bias=False)
@@ -242,7 +248,7 @@ class PackedNet(torch.nn.Module):
         row = packed.float()
         numbers = torch.cat([row * self.raw_mask, scaled(row[:, self.log_cols])], dim=1)
         value = packed[:, self.category_cols].long()
-        rows = self.category_base + 1 + torch.minimum(value.clamp(min=-1), self.category_top - 1)
+        rows = torch.minimum(value.clamp_(min=-1), self.category_last).add_(self.category_start)
         return numbers, rows
 
     def forward(self, numbers: torch.Tensor, rows: torch.Tensor, rules: torch.Tensor,

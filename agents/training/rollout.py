@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from uno_env.engine.observe import rules_vector
+from uno_env.engine.packed import packed_views
 from uno_env.learner import LearnerCore
 from uno_env.rules import Rules
 
@@ -61,6 +62,7 @@ class Games:
             raise ValueError(f"raw_kind must be 'dense' or 'packed', got {raw_kind!r}")
         self.rules, self.raw_kind = rules, raw_kind
         self.layout = layout or PackedLayout.of(rules)
+        self._conform = list(packed_views(rules)) != list(self.layout.views())
         self.core = LearnerCore(rules, num_games, opponents, learner_seat="rotate", seed=seed)
         self.num_games = self.core.num_games
         self.truncation_reward = np.float32(truncation_reward)
@@ -72,7 +74,8 @@ class Games:
         core = self.core
         if self.raw_kind == "dense":
             return core.observe()
-        return conform(core.engine.observe_packed(core.seats), self.rules, self.layout)
+        packed = core.engine.observe_packed(core.seats)
+        return conform(packed, self.rules, self.layout) if self._conform else packed
 
     def masks(self) -> np.ndarray:
         """``bool[N, A]``: the learner's legal actions in every game."""

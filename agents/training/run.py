@@ -61,7 +61,7 @@ class RunSettings:
     num_games: int = 256           # games played together
     encoder: str = "packed"        # the network: packed (the packed encoder), dense (the
     #                                shipped networks' perceptron) or dense-separate (SB3's)
-    hidden: str = "128,128"        # layer widths of a new network
+    hidden: str = "96,96"          # layer widths of a new network
     init_net: str = ""             # start from this saved network instead (.safetensors)
     learning_rate: float = 3e-4    # Adam's step size
     device: str = "auto"           # where the network runs: auto (CUDA when present), cpu,
