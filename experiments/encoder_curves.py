@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -140,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{arm}: final vs {args.opponents} {100 * s['final_mean']:.1f}% (seeds "
               f"{', '.join(f'{100 * f:.1f}' for f in s['final_by_seed'])}), "
               f"{s['decisions_per_second']:,.0f} decisions/s")
-    record = {"command": "python experiments/encoder_curves.py " + " ".join(
+    record = {"command": "python experiments/encoder_curves.py " + shlex.join(
         argv if argv is not None else sys.argv[1:]), "settings": vars(args) | {
         "arm_list": args.arm_list}, "summary": summary,
         "runs": {arm: [{k: r[k] for k in ("command", "decisions", "seconds",

@@ -190,7 +190,9 @@ def train(cfg: DistillConfig, command: str = "") -> dict[str, Any]:
             part = record_round(run, cfg, teacher, rng, network_plays=k > 0 or bool(cfg.init_net))
             save_round(run, k, part)
             data = part if data is None else {key: _cat(data[key], part[key]) for key in data}
+            fitting = time.perf_counter()
             stats = fit(run, optimizer, data, run.shards[0].rules_table_tensor(run.device), cfg)
+            run.advance(0, update_seconds=time.perf_counter() - fitting)
             if cfg.curve_deals:
                 run.curve_point()
             rounds.append({"round": k, "states": int(data["labels"].numel()),
