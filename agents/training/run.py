@@ -67,7 +67,8 @@ class RunSettings:
     device: str = "auto"           # where the network runs: auto (CUDA when present), cpu,
     #                                cuda
     amp: bool = False              # bfloat16 mixed precision on CUDA (no effect on the CPU)
-    threads: int = 0               # torch threads (0: every core of the machine)
+    threads: int = 0               # torch threads (0: the cores the workers leave, every core
+    #                                without workers)
     workers: int = -1              # processes playing the games (-1: from the core count, 0:
     #                                none, the games in this process)
     seed: int = 0                  # seed of the training deals, the network and the sampling
@@ -136,7 +137,8 @@ class Run:
             raise SystemExit(f"{self.out} holds a finished run: --resume continues it (with "
                              f"more decisions or rounds), or choose another --out")
         self.out.mkdir(parents=True, exist_ok=True)
-        torch.set_num_threads(cfg.threads or max(os.cpu_count() or 1, 1))
+        # by default the cores the worker processes leave (every core without workers)
+        torch.set_num_threads(cfg.threads or max((os.cpu_count() or 1) - cfg.worker_count(), 1))
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device)
         self.rules = cfg.rules()
