@@ -39,6 +39,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=2, help="players per game")
     p.add_argument("--opponents", default="tuned", help="the training opponent")
     p.add_argument("--timesteps", type=int, default=2_000_000, help="decisions per run")
+    p.add_argument("--num-games", type=int, default=256, help="games played together")
+    p.add_argument("--n-steps", type=int, default=64, help="decisions per game per rollout")
     p.add_argument("--eval-every", type=int, default=250_000, help="decisions between points")
     p.add_argument("--curve-deals", type=int, default=500, help="duplicate deals of a point")
     p.add_argument("--eval-deals", type=int, default=2000, help="fresh deals of the final "
@@ -54,8 +56,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     except (IndexError, ValueError):
         p.error(f"--arms must be encoder:widths;... and --seeds integers, got "
                 f"{args.arms!r} and {args.seeds!r}")
-    if args.timesteps < 1 or args.eval_every < 1:
-        p.error("--timesteps and --eval-every must be at least 1")
+    if min(args.timesteps, args.eval_every, args.num_games, args.n_steps) < 1:
+        p.error("--timesteps, --eval-every, --num-games and --n-steps must be at least 1")
     return args
 
 
@@ -64,6 +66,7 @@ def command(args: argparse.Namespace, encoder: str, hidden: str, seed: int, out:
     flags = ["--preset", args.preset, "--players", str(args.players), "--opponents",
              args.opponents, "--encoder", encoder, "--hidden", hidden, "--seed", str(seed),
              "--timesteps", str(args.timesteps), "--eval-every", str(args.eval_every),
+             "--num-games", str(args.num_games), "--n-steps", str(args.n_steps),
              "--curve-deals", str(args.curve_deals), "--eval-deals", str(args.eval_deals),
              "--curve-opponents", args.opponents, "--threads", str(args.threads),
              "--workers", "0", "--device", "cpu", "--no-progress", "--out", str(out)]

@@ -123,13 +123,6 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
     ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
     ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
-    ("train_ppo.py", ["--encoder", "conv"], "--encoder must be one of packed, dense"),
-    ("train_ppo.py", ["--device", "tpu"], "unknown device 'tpu'"),
-    ("train_ppo.py", ["--opponents", "self-play", "--workers", "2"], "give --workers 0"),
-    ("train_ppo.py", ["--workers", "9", "--num-games", "4"], "at least as many --num-games"),
-    ("train_dmc.py", ["--opponents", "self,nobody"], "unknown agent"),
-    ("distill.py", ["--workers", "1"], "give --workers 0"),
-    ("bench_learn.py", ["--rounds", "0"], "--rounds must be at least 1"),
 ])
 def test_bad_settings_are_refused_before_any_work(tmp_path: Path, script: str,
                                                   args: list[str], message: str) -> None:
@@ -246,6 +239,29 @@ def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: 
     assert (out / "seed-0" / "finetune" / "model.safetensors").stat().st_mtime_ns == before
 
 
+@pytest.mark.parametrize("kind,args,message", [
+    ("ppo", ["--encoder", "conv"], "--encoder must be one of packed, dense"),
+    ("ppo", ["--device", "tpu"], "unknown device 'tpu'"),
+    ("ppo", ["--opponents", "self-play", "--workers", "2"], "give --workers 0"),
+    ("ppo", ["--workers", "9", "--num-games", "4"], "at least as many --num-games"),
+    ("ppo", ["--learning-rate", "0"], "--learning-rate must be > 0"),
+    ("dmc", ["--opponents", "self,nobody"], "unknown agent"),
+    ("dmc", ["--opponents", "self", "--workers", "1"], "give --workers 0"),
+    ("distill", ["--workers", "1"], "give --workers 0"),
+    ("distill", ["--rounds", "0"], "--rounds must be at least 1"),
+])
+def test_the_learners_flags_are_checked_before_any_work(kind: str, args: list[str],
+                                                         message: str) -> None:
+    from uno_agents.training.distill import DistillConfig
+    from uno_agents.training.dmc import DMCConfig
+    from uno_agents.training.ppo import PPOConfig
+    from uno_env.dataclass_flags import parse_dataclass
+
+    config = {"ppo": PPOConfig, "dmc": DMCConfig, "distill": DistillConfig}[kind]
+    with pytest.raises(SystemExit, match=message):
+        parse_dataclass(config, "", args).check()
+
+
 def test_cuda_asked_for_without_a_gpu_is_refused_in_one_line(tmp_path: Path) -> None:
     import torch
 
@@ -272,13 +288,14 @@ def test_bench_learn_measures_three_learners_and_ends_with_the_speedup(tmp_path:
 
 
 def test_encoder_curves_trains_every_arm_and_seed_and_draws_them(tmp_path: Path) -> None:
-    args = ["--arms", "packed:8;dense-separate:8", "--seeds", "0,1", "--timesteps", "1024",
-            "--eval-every", "512", "--curve-deals", "2", "--eval-deals", "2",
+    args = ["--arms", "packed:8;dense-separate:8", "--seeds", "0,1", "--timesteps", "256",
+            "--eval-every", "128", "--curve-deals", "2", "--eval-deals", "2",
+            "--num-games", "8", "--n-steps", "16",
             "--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "c.json"),
             "--figure", str(tmp_path / "c.png")]
     run_script("encoder_curves.py", *args)
     record = json.loads((tmp_path / "c.json").read_text())
     assert set(record["summary"]) == {"packed 8", "dense-separate 8"}
     assert all(len(runs) == 2 for runs in record["runs"].values())
-    assert record["summary"]["packed 8"]["decisions"][0] == 0
+    assert record["summary"]["packed 8"]["decisions"] == [0, 128, 256]
     assert (tmp_path / "c.png").stat().st_size > 1000
