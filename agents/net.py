@@ -313,6 +313,8 @@ class LogitsAgent(Agent):
 
     columns: np.ndarray | None = None
     deterministic: bool = True
+    #: Where the network runs; observations go there and logits come back.
+    device: torch.device = torch.device("cpu")
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         """``float[B, A]`` logits of a batch of the network's inputs."""
@@ -321,8 +323,9 @@ class LogitsAgent(Agent):
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """``float32[B, A]`` action logits (legal or not)."""
         obs = observations if self.columns is None else observations[:, self.columns]
-        with torch.no_grad():
-            return self.forward(torch.as_tensor(np.ascontiguousarray(obs, np.float32))).numpy()
+        with torch.inference_mode():
+            x = torch.as_tensor(np.ascontiguousarray(obs, np.float32)).to(self.device)
+            return self.forward(x).float().cpu().numpy()
 
     def act(self, observations: np.ndarray, masks: np.ndarray,
             rng: np.random.Generator) -> np.ndarray:
@@ -380,10 +383,7 @@ class NetAgent(LogitsAgent):
         a packed encoder reads the observations as packed rows
         (:func:`uno_agents.training.encoder.packed_from_dense`) and their rule vectors."""
         if not self.packed:
-            obs = observations if self.columns is None else observations[:, self.columns]
-            with torch.inference_mode():
-                x = torch.as_tensor(np.ascontiguousarray(obs, np.float32)).to(self.device)
-                return self.net.evaluate(self.net.prepare(x))[0].float().cpu().numpy()
+            return super().logits(observations)
         from .training.encoder import packed_from_dense
 
         players = np.rint(observations[:, NUM_PLAYERS_COLUMN] * 10)

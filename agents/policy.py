@@ -278,7 +278,8 @@ class HeuristicPriorPolicy(MaskableActorCriticPolicy):
     def prior_logits(self, obs: torch.Tensor) -> torch.Tensor:
         """The heuristic's scores of every action, clipped (no gradient flows into them)."""
         scores = self.heuristic.scores(obs.detach().cpu().numpy())
-        return torch.as_tensor(np.clip(scores, -PRIOR_CLIP, PRIOR_CLIP), dtype=obs.dtype)
+        return torch.as_tensor(np.clip(scores, -PRIOR_CLIP, PRIOR_CLIP), dtype=obs.dtype,
+                               device=obs.device)
 
     # The three SB3 paths to an action distribution, each with the prior added.
 
@@ -576,6 +577,7 @@ class PolicyAgent(LogitsAgent):
             raise TypeError(f"PolicyAgent needs a model path, an SB3 policy or a torch module, "
                             f"got {type(policy).__name__}")
         self.module.eval()
+        self.device = next(self.module.parameters(), torch.zeros(0)).device
         self.deterministic = bool(deterministic)
         self.name = label or "ppo"
 

@@ -125,7 +125,7 @@ class SB3Learner:
 
         ppo = Config(preset=cfg.preset, players=cfg.players, opponents=cfg.opponents,
                      num_envs=cfg.num_envs, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
-                     n_epochs=cfg.n_epochs, seed=cfg.seed, progress=False)
+                     n_epochs=cfg.n_epochs, seed=cfg.seed, progress=False, device="cpu")
         self.cfg = cfg
         self.env = make_env(ppo, [])
         self.model = build_model(ppo, VecMonitor(self.env), Path(os.devnull))

@@ -129,7 +129,7 @@ def fit(run: Run, optimizer: torch.optim.Optimizer, data: dict[str, Any],
     net.train()
     stats = {"loss": 0.0, "agreement": 0.0}
     for _ in range(cfg.epochs):
-        order = torch.randperm(size, generator=run.generator, device="cpu").to(ids.device)
+        order = torch.randperm(size, generator=run.generator, device=ids.device)
         stats = {"loss": 0.0, "agreement": 0.0}
         for start in range(0, size, cfg.batch_size):
             idx = order[start:start + cfg.batch_size]

@@ -132,7 +132,7 @@ def fit(net: Any, optimizer: torch.optim.Optimizer, data: dict[str, Any],
     net.train()
     total, steps = 0.0, 0
     for _ in range(cfg.epochs):
-        order = torch.randperm(size, generator=generator, device="cpu").to(actions.device)
+        order = torch.randperm(size, generator=generator, device=actions.device)
         for start in range(0, size, cfg.batch_size):
             idx = order[start:start + cfg.batch_size]
             q, v = net.evaluate(tuple(x[idx] for x in inputs), rules_table,

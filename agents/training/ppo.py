@@ -106,7 +106,7 @@ def update(net: Any, optimizer: torch.optim.Optimizer, rollout: Rollout,
     for _ in range(settings.n_epochs):
         sums = dict.fromkeys(("policy_loss", "value_loss", "entropy", "approx_kl",
                               "clip_fraction", "anchor_kl"), 0.0)
-        order = torch.randperm(size, generator=generator, device="cpu").to(device)
+        order = torch.randperm(size, generator=generator, device=device)
         # one gather per tensor and epoch; the minibatches are then slices of it
         shuffled: list[Any] = [tuple(x[order] for x in rollout.inputs), valid[order], ids[order],
                     chosen[order], adv[order], returns[order], rollout.log_probs[order],

@@ -98,6 +98,7 @@ from ..policy import (
     view_index,
 )
 from ..pool import snapshot_weights
+from .device import resolve_device
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -129,6 +130,7 @@ class Config:
     anchor: float = 0.0            # weight of KL(policy || the --init-net network) in the
     #                                loss (0: no anchor; needs --ent-coef > 0)
     torch_threads: int = 1         # torch threads of this process
+    device: str = "auto"           # where the policy runs: auto (CUDA when present), cpu, cuda
     seed: int = 0                  # seed of the games, the network and the sampling
     out: str = "runs/ppo"          # output folder
     checkpoint_every: int = 250_000  # learner decisions between checkpoints
@@ -167,6 +169,7 @@ class Config:
         try:
             self.rules()
             widths(self.net, "net")
+            resolve_device(self.device)
             names = [] if self.opponents == "self-play" else self.opponents.split(",")
             for spec in [*names, *self.heuristics.split(","), *self.eval_opponents.split(",")]:
                 make_agent(spec)
@@ -450,7 +453,8 @@ def build_model(cfg: Config, env: VecEnv, out: Path) -> MaskablePPO:
     return MaskablePPO(
         policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
         n_epochs=cfg.n_epochs, learning_rate=cfg.learning_rate, gamma=cfg.gamma,
-        gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef, seed=cfg.seed, device="cpu",
+        gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef, seed=cfg.seed,
+        device=resolve_device(cfg.device),
         tensorboard_log=str(out / "tb"), verbose=0, policy_kwargs=kwargs)
 
 
@@ -470,7 +474,7 @@ def save_checkpoint(model: BaseAlgorithm, folder: Path) -> Path:
 def load_checkpoint(model: MaskablePPO, path: Path) -> None:
     """Put a :func:`save_checkpoint` file's tensors and decision count into ``model``."""
     saved = torch.load(path, map_location="cpu", weights_only=True)
-    model.set_parameters(saved["parameters"], exact_match=True, device="cpu")
+    model.set_parameters(saved["parameters"], exact_match=True, device=model.device)
     model.num_timesteps = int(saved["num_timesteps"])
 
 
