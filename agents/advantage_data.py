@@ -17,6 +17,7 @@ import numpy as np
 
 from uno_env import Engine, Rules
 from uno_env.actions import CATCH, DOBON, UNO
+from uno_env.deals import deal_seed
 
 from .base import BatchAgent, choose_in_parts
 from .ismcts import IsmctsAgent, play_out
@@ -79,7 +80,8 @@ def sampled_decisions(rules: Rules, base: BatchAgent, opponent: BatchAgent | Non
     hero = np.arange(games) % rules.num_players     # the base's seat against an opponent
     batch = 0
     while True:
-        engine = Engine(rules, games, seed * 1_000_003 + batch * games + np.arange(games))
+        first = deal_seed("training", seed, batch * games, games)
+        engine = Engine(rules, games, first + np.arange(games))
         batch += 1
         while not engine.state.done.all():
             live = np.flatnonzero(~engine.state.done)

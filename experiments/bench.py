@@ -58,6 +58,7 @@ import numpy as np
 
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
+from uno_env.deals import STREAM, deal_seed
 from uno_env.engine import Engine
 from uno_env.engine.core import default_backend
 from uno_env.learner import LearnerCore
@@ -234,8 +235,8 @@ def time_aec(make_env: Callable[[], Any], seconds: float, warmup: float,
             finished += in_game
             games += 1
 
-    run(warmup, seed + 1_000_000)
-    return run(seconds, seed)
+    run(warmup, deal_seed("benchmark", seed, STREAM // 2))   # the stream's second half
+    return run(seconds, deal_seed("benchmark", seed))
 
 
 def bench_aec(seconds: float, warmup: float) -> None:

@@ -15,10 +15,11 @@ Games are played on ``--players`` seats, one candidate against ``P - 1``
 ``random_play`` opponents (``--opponent`` names another one, which must play
 without an rng: e.g. ``--opponent tuned`` searches for weights that exploit the
 tuned heuristic itself); fitness is the win rate over all seatings of the
-generation's deals (new deals every generation). A generation's fitness rests on
-a few hundred games per candidate, so its mean is noisy: ``--pick DEALS`` finally
-plays the start and every generation's mean on the same ``DEALS`` fresh deals
-(seed ``--pick-seed``) and prints the best of them as the weight set to paste into
+generation's deals (new deals every generation, from the ``tuning`` deals of stream
+``--seed``: :mod:`uno_env.deals`). A generation's fitness rests on a few hundred
+games per candidate, so its mean is noisy: ``--pick DEALS`` finally plays the start
+and every generation's mean on the same ``DEALS`` deals, the ``selection`` deals of
+stream ``--pick-seed``, and prints the best of them as the weight set to paste into
 ``TUNED_WEIGHTS`` of ``agents/heuristics.py`` (under its table size).
 """
 
@@ -40,6 +41,7 @@ from uno_agents.heuristics import DEFENDER_WEIGHTS, TUNED_WEIGHTS, nearest_size,
 from uno_agents.random_play import RANDOM_PLAY_TIERS
 from uno_env import Engine, Rules
 from uno_env.cli import run_command
+from uno_env.deals import deal_seed
 from uno_env.engine.rng import GOLDEN, mix64, next_random, seed_key
 from uno_env.evaluation import play_rotated
 
@@ -158,10 +160,11 @@ def main() -> None:
     parser.add_argument("--sigma", type=float, default=8.0, help="initial spread")
     parser.add_argument("--start", default="defender",
                         help="defender, tuned, tuned:N or a JSON file of weights")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="stream of the tuning deals")
     parser.add_argument("--pick", type=int, default=0, metavar="DEALS",
                         help="re-measure every generation's mean on DEALS deals, keep the best")
-    parser.add_argument("--pick-seed", type=int, default=4242)
+    parser.add_argument("--pick-seed", type=int, default=4242,
+                        help="stream of the selection deals of --pick")
     parser.add_argument("--opponent", default="random_play",
                         help="the agent every other seat plays: random_play or one that "
                              "uses no rng (greedy, defender, tuned)")
@@ -175,15 +178,16 @@ def main() -> None:
     for gen in trange(args.generations, desc="generations"):
         pop = mean + std * rng.standard_normal((args.population, mean.size))
         pop[0] = mean
-        fit = fitness(rules, pop, args.deals, args.seed + 1_000_000 * (gen + 1),
-                      args.opponent)
+        fit = fitness(rules, pop, args.deals,
+                      deal_seed("tuning", args.seed, gen * args.deals, args.deals), args.opponent)
         elite = pop[np.argsort(fit)[-args.elite:]]
         mean, std = elite.mean(axis=0), elite.std(axis=0) + 0.5
         means.append(mean)
         print(f"generation {gen}: mean weights {100 * fit[0]:.1f}%, best {100 * fit.max():.1f}%"
               f", population mean {100 * fit.mean():.1f}%; new mean: {as_json(mean)}")
     if args.pick:
-        fit = fitness(rules, np.stack(means), args.pick, args.pick_seed, args.opponent)
+        fit = fitness(rules, np.stack(means), args.pick,
+                      deal_seed("selection", args.pick_seed, 0, args.pick), args.opponent)
         for i, f in enumerate(fit):
             print(f"{'start' if i == 0 else f'generation {i - 1}'}: {100 * f:.1f}% over "
                   f"{args.pick * args.players} games")

@@ -12,8 +12,9 @@
   decisions by default; checkpoints are written whole or not at all (a temporary
   file renamed), so a run killed at any moment resumes with ``--resume`` from its
   last checkpoint, nothing half written.
-* Training deals come from their own seed range (:func:`training_seed`), far from
-  the curve's (900,000+) and the final evaluations' (1,000,000+).
+* Training games are dealt from the ``training`` deals of stream ``--seed``
+  (:mod:`uno_env.deals`): never a curve or evaluation deal. A resumed run deals the
+  deals after the ones it used.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import torch
 
 from uno_env import Rules
 from uno_env.dataclass_flags import check_bounds, widths
+from uno_env.deals import deal_seed
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 from uno_env.tournament_report import write_atomic
 
@@ -40,15 +42,6 @@ from .device import resolve_device
 from .encoder import PackedLayout
 from .nets import ENCODERS, build_net
 from .workers import default_workers, make_shards
-
-#: Training games are dealt from seed ``TRAINING_SEEDS + seed * TRAINING_STRIDE`` upward.
-TRAINING_SEEDS = 1 << 40
-TRAINING_STRIDE = 1 << 24
-
-
-def training_seed(seed: int) -> int:
-    """The first deal seed of a run's training games (disjoint from every evaluation's)."""
-    return TRAINING_SEEDS + seed * TRAINING_STRIDE
 
 
 @dataclass
@@ -100,6 +93,7 @@ class RunSettings:
             self.rules()
             widths(self.hidden, "hidden")
             resolve_device(self.device)
+            deal_seed("training", self.seed, 0, self.num_games)
             for spec in [self.opponents, *self.curve_opponents.split(",")]:
                 make_agent(spec)
         except ValueError as e:
@@ -145,6 +139,7 @@ class Run:
         self.net: Any = new_network(cfg).to(self.device)
         self.generator = torch.Generator(device=self.device).manual_seed(cfg.seed)
         self.decisions = 0
+        self.deals_used = 0            # training deals dealt so far (their stream's index)
         self.seconds = 0.0
         self.curve: list[dict[str, Any]] = []
         self.timing = {"engine": 0.0, "network": 0.0, "update": 0.0}
@@ -158,9 +153,10 @@ class Run:
     def open_games(self, opponents: Any = None, truncation_reward: float = 0.0) -> list[Any]:
         """The training games: ``--num-games`` of them in ``--workers`` processes."""
         cfg = self.cfg
+        first = deal_seed("training", cfg.seed, self.deals_used, cfg.num_games)
+        self.deals_used += cfg.num_games
         self.shards = make_shards(self.rules, cfg.num_games,
-                                  cfg.opponents if opponents is None else opponents,
-                                  training_seed(cfg.seed) + self.decisions,
+                                  cfg.opponents if opponents is None else opponents, first,
                                   self.net.raw_kind, self._layout(), cfg.worker_count(),
                                   truncation_reward)
         return self.shards
@@ -294,6 +290,7 @@ class Run:
         torch.save({"net": self.net.state_dict(),
                     "optimizer": None if optimizer is None else optimizer.state_dict(),
                     "decisions": self.decisions, "seconds": self.seconds,
+                    "deals_used": self.deals_used,
                     "curve": json.dumps(self.curve), "timing": json.dumps(self.timing),
                     "generator": self.generator.get_state(),
                     "extra": json.dumps(extra or {})}, buffer)
@@ -313,6 +310,7 @@ class Run:
         if optimizer is not None and saved["optimizer"] is not None:
             optimizer.load_state_dict(saved["optimizer"])
         self.decisions, self.seconds = int(saved["decisions"]), float(saved["seconds"])
+        self.deals_used = int(saved["deals_used"])
         self.curve = json.loads(saved["curve"])
         self.timing = json.loads(saved["timing"])
         self.generator.set_state(saved["generator"].cpu() if self.device.type == "cpu"

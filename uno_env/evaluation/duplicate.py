@@ -18,14 +18,15 @@ from typing import Any
 
 import numpy as np
 
+from ..deals import CURVE_START, EVALUATION_START
 from ..rules import Rules
 from .intervals import mean_interval, win_rate
 from .play import Records, Schedule, play_chunks
 
 #: First deal seed of the training curves' fixed deals (nothing else plays them).
-CURVE_SEED = 900_000
+CURVE_SEED = CURVE_START
 #: First deal seed of final evaluations: fresh deals no training choice is made on.
-FRESH_SEED = 1_000_000
+FRESH_SEED = EVALUATION_START
 #: Deals per chunk (the unit of the agents' random numbers) of these evaluations.
 CHUNK = 256
 
