@@ -219,23 +219,38 @@ def load_net(path: str | Path) -> tuple[Any, np.ndarray | None]:
     if actions != NUM_ACTIONS:
         raise ValueError(f"network file {str(path)!r} has {actions} actions; this version "
                          f"has {NUM_ACTIONS}")
-    try:
-        columns = layout_columns(layout)
-    except (KeyError, TypeError) as e:
-        raise ValueError(f"network file {str(path)!r} has a malformed layout: {e}") from None
-    except ValueError as e:
-        raise ValueError(f"network file {str(path)!r}: {e}") from None
+    columns = _columns(path, layout)
     width = OBS_SIZE if columns is None else columns.size
     if width != inputs:
         raise ValueError(f"network file {str(path)!r} reads {inputs} inputs but its layout "
                          f"gives {width}")
+    return _filled(path, lambda: PolicyNet(hidden, inputs, actions), tensors), columns
+
+
+def _columns(path: Path, layout: dict[str, Any], rules_only: bool = False
+             ) -> np.ndarray | None:
+    """:func:`layout_columns` of a file's layout (with ``rules_only``, of its ``rules``
+    view alone), its errors naming the file."""
     try:
-        net = PolicyNet(hidden, inputs, actions)
+        if rules_only:
+            layout = {"views": [["rules", 0]], "rule_fields": layout["rule_fields"]}
+        return layout_columns(layout)
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"network file {str(path)!r} has a malformed layout: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"network file {str(path)!r}: {e}") from None
+
+
+def _filled(path: Path, build: Any, tensors: dict[str, torch.Tensor]) -> Any:
+    """The network ``build()`` makes, holding ``tensors``, in eval mode; a ``ValueError``
+    naming the file when they do not fit it."""
+    try:
+        net = build()
         net.load_state_dict(tensors)
     except (RuntimeError, TypeError, ValueError) as e:
         raise ValueError(f"network file {str(path)!r}: its tensors do not fit the network "
                          f"it declares ({str(e).splitlines()[0]})") from None
-    return net.eval(), columns
+    return net.eval()
 
 
 def _load_encoder_net(path: Path, header: dict[str, Any], tensors: dict[str, torch.Tensor]
@@ -259,23 +274,9 @@ def _load_encoder_net(path: Path, header: dict[str, Any], tensors: dict[str, tor
     if actions != NUM_ACTIONS:
         raise ValueError(f"network file {name!r} has {actions} actions; this version has "
                          f"{NUM_ACTIONS}")
-    try:
-        if encoder == "packed":   # it reads the rules view only of the dense observation
-            columns = layout_columns({"views": [["rules", 0]],
-                                      "rule_fields": layout["rule_fields"]})
-        else:
-            columns = layout_columns(layout)
-    except (KeyError, TypeError) as e:
-        raise ValueError(f"network file {name!r} has a malformed layout: {e}") from None
-    except ValueError as e:
-        raise ValueError(f"network file {name!r}: {e}") from None
-    try:
-        net = build_net(encoder, hidden, packed)
-        net.load_state_dict(tensors)
-    except (RuntimeError, TypeError, ValueError) as e:
-        raise ValueError(f"network file {name!r}: its tensors do not fit the network it "
-                         f"declares ({str(e).splitlines()[0]})") from None
-    return net.eval(), columns
+    # a packed encoder reads the rules view alone of the dense observation
+    columns = _columns(path, layout, rules_only=encoder == "packed")
+    return _filled(path, lambda: build_net(encoder, hidden, packed), tensors), columns
 
 
 def widen(net: PolicyNet, columns: np.ndarray | None) -> PolicyNet:

@@ -32,9 +32,9 @@ from uno_env.tournament_report import write_atomic
 
 from .. import AgentPool, make_agent
 from ..base import choose_actions
-from .dmc import MonteCarlo, _cat
+from .dmc import MonteCarlo
 from .ppo import legal_lists, legal_log_probs, make_optimizer
-from .rollout import collect
+from .rollout import collect, join_rows, rules_of, take_rows
 from .run import Run, RunSettings, stopped
 
 
@@ -97,23 +97,15 @@ def record_round(run: Run, cfg: DistillConfig, teacher: Any, rng: np.random.Gene
         labels = rollout.extra.get("labels", rollout.actions)
         done = returns.finished(rollout, {"labels": labels})
         choice = done["masks"].sum(dim=1) > 1
-        part = {k: _select(v, choice) for k, v in done.items()
+        part = {k: take_rows(v, choice) for k, v in done.items()
                 if k in ("inputs", "masks", "labels", "returns", "index")}
         parts.append(part)
         kept += int(choice.sum())
         run.advance(rollout.size, rollout)
     data = parts[0]
     for part in parts[1:]:
-        data = {k: _cat(data[k], part[k]) for k in data}
-    return {k: _select(v, slice(0, cfg.states)) for k, v in data.items()}
-
-
-def _select(value: Any, rows: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, tuple):
-        return tuple(x[rows] for x in value)
-    return value[rows]
+        data = {k: join_rows(data[k], part[k]) for k in data}
+    return {k: take_rows(v, slice(0, cfg.states)) for k, v in data.items()}
 
 
 def fit(run: Run, optimizer: torch.optim.Optimizer, data: dict[str, Any],
@@ -182,16 +174,16 @@ def train(cfg: DistillConfig, command: str = "") -> dict[str, Any]:
     data: dict[str, Any] | None = None
     for k in range(len(rounds)):
         part = load_round(run, k)
-        data = part if data is None else {key: _cat(data[key], part[key]) for key in data}
+        data = part if data is None else {key: join_rows(data[key], part[key]) for key in data}
     run.start_clock()
     try:
         for k in range(len(rounds), cfg.rounds):
             start = time.perf_counter()
             part = record_round(run, cfg, teacher, rng, network_plays=k > 0 or bool(cfg.init_net))
             save_round(run, k, part)
-            data = part if data is None else {key: _cat(data[key], part[key]) for key in data}
+            data = part if data is None else {key: join_rows(data[key], part[key]) for key in data}
             fitting = time.perf_counter()
-            stats = fit(run, optimizer, data, run.shards[0].rules_table_tensor(run.device), cfg)
+            stats = fit(run, optimizer, data, rules_of(run.shards, run.device)[0], cfg)
             run.advance(0, update_seconds=time.perf_counter() - fitting)
             if cfg.curve_deals:
                 run.curve_point()

@@ -30,7 +30,7 @@ from uno_env.dataclass_flags import check_bounds
 from .. import AgentPool, make_agent
 from ..net import NetAgent
 from .ppo import make_optimizer
-from .rollout import Rollout, collect
+from .rollout import Rollout, collect, join_rows, take_rows
 from .run import Run, RunSettings, stopped
 
 
@@ -100,27 +100,11 @@ class MonteCarlo:
             w = self.waiting
             w["returns"] = w["returns"] + to_go[0, w["games"]]
             w["ended"] = ended[0, w["games"]]
-            fresh = {key: _cat(w[key], fresh[key]) for key in fresh}
+            fresh = {key: join_rows(w[key], fresh[key]) for key in fresh}
         done = fresh["ended"]
-        keep = {key: _rows(value, ~done) for key, value in fresh.items()}
+        keep = {key: take_rows(value, ~done) for key, value in fresh.items()}
         self.waiting = keep if int((~done).sum()) else None
-        return {key: _rows(value, done) for key, value in fresh.items()}
-
-
-def _rows(value: Any, rows: torch.Tensor) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, tuple):
-        return tuple(x[rows] for x in value)
-    return value[rows]
-
-
-def _cat(a: Any, b: Any) -> Any:
-    if a is None or b is None:
-        return None
-    if isinstance(a, tuple):
-        return tuple(torch.cat([x, y]) for x, y in zip(a, b, strict=True))
-    return torch.cat([a, b])
+        return {key: take_rows(value, done) for key, value in fresh.items()}
 
 
 def fit(net: Any, optimizer: torch.optim.Optimizer, data: dict[str, Any],

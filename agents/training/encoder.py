@@ -47,6 +47,8 @@ from uno_env.engine.packed import PACKED_DTYPE, SCORE_SHIFT, packed_views
 from uno_env.engine.state import NUM_PHASES
 from uno_env.rules import Rules
 
+from ..net import scale_observation
+
 #: Views read as plain numbers, through one linear layer over the whole row (the
 #: other columns get no weight): counts by kind and small flags.
 RAW_VIEWS = ("hand", "discards", "partner_hand", "shown_hands", "direction", "uno_called",
@@ -180,11 +182,6 @@ def packed_from_dense(obs: np.ndarray, layout: PackedLayout) -> np.ndarray:
 
 # --- the network ------------------------------------------------------------------------------
 
-def scaled(x: torch.Tensor) -> torch.Tensor:
-    """``sign(x) * log1p(|x|)``, as :func:`uno_agents.net.scale_observation`."""
-    return torch.sign(x) * torch.log1p(torch.abs(x))
-
-
 class PackedNet(torch.nn.Module):
     """Packed rows ``int16[B, layout.size]`` and rule vectors -> ``(logits float[B, A],
     value float[B])``; see the module doc. ``hidden[0]`` is the width of the summed
@@ -246,7 +243,7 @@ class PackedNet(torch.nn.Module):
         integer dtype, on the network's device): the row with every column but the counts
         and flags zeroed, then the large numbers log-scaled; the category rows."""
         row = packed.float()
-        numbers = torch.cat([row * self.raw_mask, scaled(row[:, self.log_cols])], dim=1)
+        numbers = torch.cat([row * self.raw_mask, scale_observation(row[:, self.log_cols])], dim=1)
         value = packed[:, self.category_cols].long()
         rows = torch.minimum(value.clamp_(min=-1), self.category_last).add_(self.category_start)
         return numbers, rows

@@ -99,10 +99,6 @@ class Games:
             core.reset(games=ended)
         return rewards, done, outcome
 
-    def rules_table_tensor(self, device: torch.device) -> torch.Tensor:
-        """The rule vector of these games, ``float[1, RULES_SIZE]`` on ``device``."""
-        return to_device(rules_vector(self.rules)[None, :], device)
-
     def step_async(self, actions: np.ndarray) -> None:
         self._result = self.step(actions)
 
@@ -139,6 +135,24 @@ class Rollout:
     @property
     def size(self) -> int:
         return int(self.actions.numel())
+
+
+def take_rows(value: Any, rows: Any) -> Any:
+    """``value``'s rows ``rows``: of a tensor, of each tensor of a tuple; None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return tuple(x[rows] for x in value)
+    return value[rows]
+
+
+def join_rows(a: Any, b: Any) -> Any:
+    """``a``'s rows then ``b``'s, as :func:`take_rows` reads them (None with None)."""
+    if a is None or b is None:
+        return None
+    if isinstance(a, tuple):
+        return tuple(torch.cat([x, y]) for x, y in zip(a, b, strict=True))
+    return torch.cat([a, b])
 
 
 def to_device(array: np.ndarray, device: torch.device) -> torch.Tensor:

@@ -320,7 +320,8 @@ class Run:
     # --- the end ------------------------------------------------------------------------
 
     def finish(self, card: dict[str, Any]) -> dict[str, Any]:
-        """Save ``model.safetensors`` with its model card, evaluate, write ``record.json``."""
+        """Evaluate on fresh deals, then write ``model.safetensors`` with its model card and
+        ``record.json``."""
         cfg = self.cfg
         record = {"recipe": card.get("recipe", self.kind), "command": self.command,
                   "config": dataclasses.asdict(cfg), "decisions": self.decisions,
@@ -330,11 +331,9 @@ class Run:
                   "device": str(self.device), "threads": torch.get_num_threads(),
                   "workers": cfg.worker_count(), "torch": torch.__version__,
                   "curve": self.curve, **{k: v for k, v in card.items() if k != "recipe"}}
-        save_net(self.out / "model.safetensors", self.net.cpu(), record)
-        self.net.to(self.device)
         record["evaluation"] = self.final_evaluation()
+        save_net(self.out / "model.safetensors", self.net, record)
         write_atomic(self.out / "record.json", json.dumps(record, indent=2) + "\n")
-        save_net(self.out / "model.safetensors", self.net.cpu(), record)
         print(f"{self.decisions:,} decisions in {self.seconds:.0f} s "
               f"({record['decisions_per_second']:,.0f}/s): {self.out / 'model.safetensors'}")
         return record

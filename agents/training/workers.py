@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from uno_env.actions import NUM_ACTIONS
+from uno_env.engine.observe import OBS_SIZE
 from uno_env.rules import Rules
 
 from .encoder import PackedLayout
@@ -95,7 +96,7 @@ class WorkerGames:
     def __init__(self, rules: Rules, num_games: int, opponents: Any, seed: int,
                  raw_kind: str, layout: PackedLayout, truncation_reward: float = 0.0) -> None:
         self.rules, self.num_games = rules, num_games
-        width = layout.size if raw_kind == "packed" else _dense_width()
+        width = layout.size if raw_kind == "packed" else OBS_SIZE
         dtype = np.dtype(np.int16) if raw_kind == "packed" else np.dtype(np.float32)
         specs = _buffers(num_games, width, dtype)
         self._blocks = {key: shared_memory.SharedMemory(
@@ -156,11 +157,6 @@ class WorkerGames:
     def __del__(self) -> None:
         if getattr(self, "_blocks", None):
             self.close()
-
-
-def _dense_width() -> int:
-    from uno_env.engine.observe import OBS_SIZE
-    return OBS_SIZE
 
 
 def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kind: str,

@@ -7,7 +7,7 @@ import functools
 import importlib.util
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -355,11 +355,7 @@ class Engine:
         actions make them; both backends make the same picks. Returns the rewards
         ``float32[G, P]`` summed over the decisions.
         """
-        idx = self._game_indices(games, unique=False)
-        until = np.asarray(until, np.int64)
-        if until.shape != idx.shape:
-            raise ValueError(f"until must give one seat per game, shape {idx.shape}, "
-                             f"got {until.shape}")
+        idx, until = self._games_and_seats(games, until, "until", unique=False)
         if streams.shape != (self.num_games, 2) or streams.dtype != np.uint64:
             raise ValueError(f"streams must be uint64[{self.num_games}, 2], got "
                              f"{streams.dtype}{list(streams.shape)}")
@@ -397,11 +393,7 @@ class Engine:
         if self._kernels is None:
             raise NotImplementedError("play_policy runs on the numba backend only; on "
                                       "numpy, step the agent's actions")
-        idx = self._game_indices(games, unique=True)
-        seats = np.asarray(seats, np.int64)
-        if seats.shape != idx.shape:
-            raise ValueError(f"seats must give one seat per game, shape {idx.shape}, "
-                             f"got {seats.shape}")
+        idx, seats = self._games_and_seats(games, seats, "seats", unique=True)
         horizon = checks.integer(horizon, "horizon", 0)
         others = policy if others is None else others
         if not uses_streams(policy, others):
@@ -436,11 +428,7 @@ class Engine:
         if self._kernels is None:
             raise NotImplementedError("play_opponents runs on the numba backend only; on "
                                       "numpy, step the agents' actions")
-        idx = self._game_indices(games, unique=True)
-        seats = np.asarray(seats, np.int64)
-        if seats.shape != idx.shape:
-            raise ValueError(f"seats must give one seat per game, shape {idx.shape}, "
-                             f"got {seats.shape}")
+        idx, seats = self._games_and_seats(games, seats, "seats", unique=True)
         if uses_streams(policy):
             raise ValueError("play_opponents plays no random policy (random_play)")
         tables = policy_tables(policy, policy)
@@ -493,6 +481,17 @@ class Engine:
             raise self._failed(self._kernels.undo(self.state), err) from err
         self._keep_masks(masks)
         return rewards, decisions
+
+    def _games_and_seats(self, games: Sequence[int] | np.ndarray, seats: Any, name: str,
+                         unique: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The listed games' indices and ``seats`` as one seat per game (``name`` is the
+        argument a wrong shape is blamed on)."""
+        idx = self._game_indices(games, unique=unique)
+        seats = np.asarray(seats, np.int64)
+        if seats.shape != idx.shape:
+            raise ValueError(f"{name} must give one seat per game, shape {idx.shape}, "
+                             f"got {seats.shape}")
+        return idx, seats
 
     def _play_random(self, idx: np.ndarray, until: np.ndarray, streams: np.ndarray,
                      rewards: np.ndarray) -> None:
