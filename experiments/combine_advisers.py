@@ -11,10 +11,11 @@ adviser's margin, and, under a *veto* ``v``, when no adviser rates it below the 
 choice by more than ``v``.
 
 Read top to bottom: the settings; each model keeps the margin its own fit chose; the
-veto is chosen among ``--vetoes`` on ``--select-deals`` deals (deal seeds ``seed + 1`` on),
-for the largest *worst* gain over the base across ``--opponents`` (the gain against an
-opponent: the agent's win rate less the base's on the same deals); the chosen agent
-is then measured on the ``--eval-deals`` deals that follow them (fresh ones), with the
+veto is chosen among ``--vetoes`` on ``--select-deals`` selection deals (stream ``--seed``
+of :mod:`uno_env.deals`), for the largest *worst* gain over the base across
+``--opponents`` (the gain against an opponent: the agent's win rate less the base's on
+the same deals); the chosen agent is then measured on ``--eval-deals`` evaluation deals
+(``FRESH_SEED`` on, which nothing was chosen on), with the
 difference to the base paired by deal and its 95% interval. A run writes to
 ``--out`` ``model.pt`` (``uno_agents.make_agent("improved:<out>/model.pt")``) and
 ``record.json`` (the settings, the exact command, every veto tried and the results).
@@ -38,6 +39,7 @@ from uno_agents.improved import ImprovedAgent, load_advisers, save_advisers
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import parse_dataclass
+from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, versus_base
 
 
@@ -97,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
                          f"combine models of one base")
     base = bases.pop()
     heuristic = make_agent(base)
-    selection = cfg.seed + 1
+    selection = deal_seed("selection", cfg.seed, 0, cfg.select_deals)
     base_wins = deal_wins_by_opponent(heuristic, cfg, cfg.select_deals, selection)
     tried = []
     for text in cfg.vetoes.split(","):
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
             for name, r in result.items()) + " on the selection deals")
     chosen = max(tried, key=lambda t: t["worst_gain"])["veto"]
     agent = ImprovedAgent(advisers, base=heuristic, veto=chosen)
-    fresh = selection + cfg.select_deals           # the first deal after the selection ones
+    fresh = deal_seed("evaluation", 0, 0, cfg.eval_deals)
     final = gains(agent, deal_wins_by_opponent(heuristic, cfg, cfg.eval_deals, fresh), cfg,
                   cfg.eval_deals, fresh)
     for name, r in final.items():

@@ -78,8 +78,10 @@ from uno_agents.policy import PolicyAgent
 from uno_agents.training.sb3 import Config, last_checkpoint, train
 from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
-from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
+from uno_env.deals import deal_seed
+from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.parallel import executor
+from uno_env.tournament import SEED_MAX
 from uno_env.tournament_report import write_atomic
 
 MIXTURE = "mixture"
@@ -109,8 +111,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="also play every cell against random_play (doubles the cells)")
     parser.add_argument("--deals", type=integer_from(1), default=300,
                         help="duplicate deals per cell (each played once per seat)")
-    parser.add_argument("--deal-seed", type=integer_from(0, 2**31 - 1), default=FRESH_SEED,
-                        help="engine seed of the first deal: the same deals for every cell")
+    parser.add_argument("--deal-seed", type=integer_from(0, SEED_MAX), default=0,
+                        help="the stream of evaluation deals every cell plays (as uno-env "
+                             "tournament's --seed; default 0, deal seeds from 1,000,000)")
     parser.add_argument("--num-envs", type=integer_from(1), default=256,
                         help="games stepped together in training")
     parser.add_argument("--n-steps", type=integer_from(1), default=64,
@@ -301,7 +304,7 @@ def play_cells(args: argparse.Namespace, presets: list[str], opponents: list[str
                 key = cell_key(opponent, name, seed, p)
                 want = {"row": name, "seed": seed, "preset": p, "opponent": opponent,
                         "model": identity, "players": rules[p].num_players,
-                        "deals": args.deals, "deal_seed": args.deal_seed}
+                        "deals": args.deals, "deal_seed": args.first_deal}
                 old = kept.get(key)
                 if isinstance(old, dict) and {k: old.get(k) for k in want} == want \
                         and len(old.get("wins", ())) == args.deals:
@@ -317,7 +320,7 @@ def play_cells(args: argparse.Namespace, presets: list[str], opponents: list[str
         write_atomic(path, json.dumps(cells) + "\n")
 
     write_atomic(path, json.dumps(cells) + "\n")
-    run_jobs(args, _Cell(rules, args.deals, args.deal_seed), todo, done, "cell")
+    run_jobs(args, _Cell(rules, args.deals, args.first_deal), todo, done, "cell")
     return cells, len(todo)
 
 
@@ -540,6 +543,7 @@ def check_settings(args: argparse.Namespace, presets: list[str], out: Path,
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    args.first_deal = deal_seed("evaluation", args.deal_seed, 0, args.deals)
     presets = list(PRESETS) if args.presets == "all" else args.presets.split(",")
     out = Path(args.out)
     rows = row_configs(args, presets, out)
@@ -565,7 +569,7 @@ def main(argv: list[str] | None = None) -> None:
         "budgets": {**budgets, args.heuristic: 0},
         "seeds": list(range(args.seed, args.seed + args.seeds)),
         "deals": args.deals,
-        "deal_seeds": [args.deal_seed, args.deal_seed + args.deals - 1],
+        "deal_seeds": [args.first_deal, args.first_deal + args.deals - 1],
         "trained_this_run": trained, "cells_played_this_run": played,
         "train_seconds": round(middle - start, 1),
         "play_seconds": round(time.perf_counter() - middle, 1),

@@ -21,9 +21,11 @@ import sys
 
 from uno_agents import BatchAgent, make_agent
 from uno_env import Rules
-from uno_env.checks import SEED_LIMIT
 from uno_env.cli import agent_specs, integer_from, run_command, user_errors
+from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
+from uno_env.machine import provenance
+from uno_env.tournament import SEED_MAX
 from uno_env.tournament_report import check_output, write_atomic
 
 
@@ -41,8 +43,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--deals", type=integer_from(1), default=1000,
                         help="duplicate deals, each played in every seat rotation "
                              "(default: %(default)s)")
-    parser.add_argument("--seed", type=integer_from(0, SEED_LIMIT - 1), default=10_000,
-                        help="the first deal's seed: the deals are seed .. seed + deals - 1")
+    parser.add_argument("--seed", type=integer_from(0, SEED_MAX), default=0,
+                        help="the stream of evaluation deals played; the same seed and deal "
+                             "count give the same deals as `uno-env tournament` and the "
+                             "leaderboard (default: %(default)s, the deals of the published "
+                             "headlines)")
     parser.add_argument("--baseline", default=None,
                         help="an agent whose wins on the same deals each agent is compared to")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
@@ -59,15 +64,16 @@ def build(specs: str) -> dict[str, BatchAgent]:
 
 
 def evaluate(args: argparse.Namespace, rules: Rules, agents: dict[str, BatchAgent],
-             opponents: dict[str, BatchAgent], baseline: BatchAgent | None) -> list[dict]:
-    """Every agent against every opponent on the same deals (module doc); prints a line
-    per pair and returns the rows."""
-    base = {name: deal_wins(baseline, opponent, rules, args.deals, args.seed)
+             opponents: dict[str, BatchAgent], baseline: BatchAgent | None,
+             first: int) -> list[dict]:
+    """Every agent against every opponent on the same deals, from engine seed ``first``
+    (module doc); prints a line per pair and returns the rows."""
+    base = {name: deal_wins(baseline, opponent, rules, args.deals, first)
             for name, opponent in opponents.items()} if baseline is not None else {}
     rows = []
     for spec, agent in agents.items():
         for name, opponent in opponents.items():
-            wins = deal_wins(agent, opponent, rules, args.deals, args.seed)
+            wins = deal_wins(agent, opponent, rules, args.deals, first)
             r = win_rate(wins, args.players)
             rows.append({"agent": spec, "opponent": name, **r})
             line = (f"{spec:>24} vs {name:<12} {r['win_rate']:6.1%} "
@@ -98,12 +104,14 @@ def main(argv: list[str] | None = None) -> None:
         rules = Rules.preset(args.preset, num_players=args.players)
         agents, opponents = build(args.agents), build(args.opponents)
         baseline = make_agent(args.baseline) if args.baseline else None
+        first = deal_seed("evaluation", args.seed, 0, args.deals)
         if args.out:
             check_output(args.out, "--out")
-    rows = evaluate(args, rules, agents, opponents, baseline)
+    rows = evaluate(args, rules, agents, opponents, baseline, first)
     if args.out:
-        record = {"command": "python experiments/evaluate.py " + shlex.join(argv),
-                  "preset": args.preset, "players": args.players, "results": rows}
+        command = "python experiments/evaluate.py " + shlex.join(argv)
+        record = {**provenance(command, describe(first, args.deals)), "preset": args.preset,
+                  "players": args.players, "results": rows}
         write_atomic(args.out, json.dumps(record, indent=2) + "\n")
 
 

@@ -4,23 +4,25 @@
         --players 2 --opponents tuned,random_play --deals 10000 \\
         --ship agents/models/official-2p.safetensors --out docs/results/net-2p.json
 
-Every run folder holds a ``model.safetensors`` (``distill.py``, ``train_ppo.py
---init-net``, ``train_dmc.py``) and a ``record.json`` or ``config.json`` with its
-command. Each network plays each opponent head-to-head on the same ``--deals``
-duplicate deals from deal seed ``--seed`` (default 1,000,000: no training script
-chooses anything on them), and the report gives, per opponent, every seed's win
-rate with its 95% interval, their mean and spread. With ``--ship``, the network of
-the run chosen *before* these deals are played (``--choose``: the one with the best
-last curve point against ``tuned`` recorded during training, or a given index) is
-copied there with a model card (``<stem>.json``: recipe, commands, seeds, budget and
-this report). ``--out`` keeps the report (JSON, written atomically). Ctrl-C stops with
-exit status 130 and writes nothing (the results so far are printed as they come).
+Every run folder holds a ``model.safetensors`` (``distill.py``,
+``train_ppo.py --init-net``, ``train_dmc.py``) and a ``record.json`` or
+``config.json`` with its command. Each network plays each opponent head-to-head on
+the same ``--deals`` evaluation deals of stream ``--seed`` (:mod:`uno_env.deals`;
+default 0, deal seeds from 1,000,000: no training, tuning or selection ever plays
+them), and the report gives, per opponent, every seed's win rate with its 95%
+interval, their mean and spread. With ``--ship``, the network of the run chosen
+*before* these deals are played (``--choose``: the one with the best last curve point
+against ``tuned`` recorded during training, or a given index) is copied there with a
+model card (``<stem>.json``: recipe, commands, seeds, budget and this report).
+``--out`` keeps the report (JSON, written atomically). Ctrl-C stops with exit status
+130 and writes nothing (the results so far are printed as they come).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
 import signal
 import sys
@@ -32,7 +34,11 @@ import numpy as np
 from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
-from uno_env.evaluation import FRESH_SEED, head_to_head
+from uno_env.cli import integer_from
+from uno_env.deals import STREAM, deal_seed, describe
+from uno_env.evaluation import head_to_head
+from uno_env.machine import provenance
+from uno_env.tournament import SEED_MAX
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -44,7 +50,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--opponents", default="tuned,random_play",
                         help="opponents, comma-separated (each in all other seats)")
     parser.add_argument("--deals", type=int, default=10_000, help="duplicate deals")
-    parser.add_argument("--seed", type=int, default=FRESH_SEED, help="first deal seed")
+    parser.add_argument("--seed", type=integer_from(0, SEED_MAX), default=0,
+                        help="the stream of evaluation deals (as uno-env tournament's --seed)")
     parser.add_argument("--ship", default="", help="copy the chosen network to this "
                         ".safetensors path, with its model card")
     parser.add_argument("--choose", default="curve", help="'curve' (best last training "
@@ -56,8 +63,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     missing = [str(r) for r in args.run_list if not (r / "model.safetensors").is_file()]
     if missing:
         parser.error(f"no model.safetensors in {', '.join(missing)}")
-    if args.deals < 2:
-        parser.error("--deals must be at least 2")
+    if not 2 <= args.deals <= STREAM:
+        parser.error(f"--deals must be between 2 and {STREAM:,} (one stream of deals)")
     if args.choose != "curve" and not (args.choose.isdecimal()
                                        and int(args.choose) < len(args.run_list)):
         parser.error(f"--choose must be 'curve' or a run index, got {args.choose!r}")
@@ -123,10 +130,11 @@ def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     """Every network against every opponent (printed as it comes): the report."""
     rules = Rules.preset(args.preset, num_players=args.players)
     records = [run_record(r) for r in args.run_list]
+    first = deal_seed("evaluation", args.seed, 0, args.deals)
     report: dict[str, Any] = {
-        "command": "python experiments/seeds_report.py " + " ".join(argv),
-        "preset": args.preset, "players": args.players, "deals": args.deals,
-        "deal_seeds": [args.seed, args.seed + args.deals - 1], "results": {}}
+        **provenance("python experiments/seeds_report.py " + shlex.join(argv),
+                     describe(first, args.deals)),
+        "preset": args.preset, "players": args.players, "results": {}}
     print(f"measuring {len(args.run_list)} networks against {args.opponents} on "
           f"{args.deals:,} deals", flush=True)
     for name in args.opponents.split(","):
@@ -134,7 +142,7 @@ def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         each = []
         for run in args.run_list:
             r = head_to_head(NetAgent(run / "model.safetensors"), opponent, rules,
-                             args.deals, args.seed)
+                             args.deals, first)
             each.append({"run": str(run), **r})
             print(f"{run} vs {name}: {r['win_rate']:.2%} [{r['low']:.2%}, {r['high']:.2%}] "
                   f"over {r['games']:,} games", flush=True)

@@ -46,6 +46,7 @@ import numpy as np
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.cards import NUM_KINDS
+from uno_env.deals import STREAMS, deal_seed
 from uno_env.engine.core import BACKENDS
 from uno_env.engine.observe import observation_bounds
 from uno_env.engine.state import State
@@ -293,8 +294,8 @@ def soak_one(name: str, rules: Rules, backend: str, config: SoakConfig, decision
              steps: int | None, report: SoakReport, progress: object | None) -> None:
     """Random legal play under ``rules`` (``name``: a preset or ``"custom"``) until
     ``decisions`` (or ``steps`` steps)."""
-    seed = config.seed
-    engine = Engine(rules, config.games, seed, backend)
+    seed = config.seed                    # a stream of soak deals (uno_env.deals)
+    engine = Engine(rules, config.games, deal_seed("soak", seed, 0, config.games), backend)
     rng = np.random.default_rng(seed)
     played = step = failures = 0
     options = options_json(rules) if name == "custom" else ""
@@ -320,8 +321,9 @@ def soak_one(name: str, rules: Rules, backend: str, config: SoakConfig, decision
             failures += 1
             if steps is not None or failures >= MAX_EXCEPTIONS:
                 break
-            seed += 1_000_003   # play on from fresh games
-            engine = Engine(rules, config.games, seed, backend)
+            seed += 1   # play on from fresh games: the next stream
+            engine = Engine(rules, config.games, deal_seed("soak", seed, 0, config.games),
+                            backend)
             rng = np.random.default_rng(seed)
             step = 0
             continue
@@ -383,7 +385,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[SoakConfig, int | Non
     parser.add_argument("--backends", nargs="+", choices=list(BACKENDS),
                         default=default.backends)
     parser.add_argument("--games", type=int, default=default.games, help="games per batch")
-    parser.add_argument("--seed", type=int, default=default.seed)
+    parser.add_argument("--seed", type=int, default=default.seed,
+                        help="the stream of soak deals played (uno_env.deals)")
     parser.add_argument("--steps", type=int, default=None,
                         help="stop each combination after this many steps (to replay a report)")
     parser.add_argument("--random-rules", type=int, default=default.random_rules,
@@ -396,8 +399,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[SoakConfig, int | Non
     args = parser.parse_args(argv)
     if args.decisions < 1 or args.games < 1 or (args.steps is not None and args.steps < 1):
         parser.error("--decisions, --games and --steps must be positive")
-    if args.seed < 0 or args.random_rules < 0:
-        parser.error("--seed and --random-rules must be non-negative")
+    if not 0 <= args.seed < STREAMS - MAX_EXCEPTIONS or args.random_rules < 0:
+        parser.error(f"--seed must be between 0 and {STREAMS - MAX_EXCEPTIONS - 1} and "
+                     "--random-rules non-negative")
     options = []
     for text in args.rules:
         try:

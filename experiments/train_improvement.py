@@ -19,10 +19,10 @@ fresh ones. A run writes to ``--out``:
 
 Every comparison is head-to-head on duplicate deals (the agent in one seat, the
 opponent in the others, each deal replayed with the agent in every seat); the
-margin is chosen on ``--select-deals`` deals (deal seeds ``seed + 1`` onwards; against
-the base, or ``--select-opponent``), and the agent with that margin is then measured
-on the ``--eval-deals`` deals that follow them (deal seeds ``seed + 1 + select_deals``
-onwards), so the reported numbers are not the ones the choice was made on. Against
+margin is chosen on ``--select-deals`` selection deals (stream ``--seed`` of
+:mod:`uno_env.deals`; against the base, or ``--select-opponent``), and the agent with
+that margin is then measured on ``--eval-deals`` evaluation deals (``FRESH_SEED`` on),
+so the reported numbers are not the ones the choice was made on. Against
 every opponent but the base, the base plays the same deals too, and the record gives
 the difference paired by deal with its interval: "beats X by more than the base
 does" needs it above 0.
@@ -52,6 +52,7 @@ from uno_agents.ismcts import IsmctsAgent
 from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import parse_dataclass
+from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, head_to_head, versus_base, win_rate
 
 # --- settings ---------------------------------------------------------------------------------
@@ -219,13 +220,14 @@ def main(argv: list[str] | None = None) -> None:
     margins = []
     for margin in (float(m) for m in cfg.margins.split(",")):
         agent = ImprovedAgent(net, base=base, margin=margin)
-        r = head_to_head(agent, make_agent(rival), rules, cfg.select_deals, seed=cfg.seed + 1)
+        r = head_to_head(agent, make_agent(rival), rules, cfg.select_deals,
+                         seed=deal_seed("selection", cfg.seed, 0, cfg.select_deals))
         margins.append({"margin": margin, **r})
         print(f"margin {margin}: {r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] against "
               f"{rival} over {r['games']:,} games (selection deals)")
     chosen = max(margins, key=lambda r: r["win_rate"])["margin"]
     agent = ImprovedAgent(net, base=base, margin=chosen)
-    fresh = cfg.seed + 1 + cfg.select_deals      # the first deal after the selection ones
+    fresh = deal_seed("evaluation", 0, 0, cfg.eval_deals)
     results = []
     for name in cfg.eval_opponents.split(","):
         wins = deal_wins(agent, make_agent(name), rules, cfg.eval_deals, seed=fresh)

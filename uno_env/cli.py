@@ -249,7 +249,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     command = shlex.join(["uno-env", "leaderboard", *shown])
     with user_errors():
         settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
-                                             args.rating_rounds)
+                                             args.rating_rounds, args.seed)
         leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,
                         exploit=[Path(p) for p in args.exploit.split(",") if p],
                         say=lambda text: print(text, flush=True))
@@ -355,7 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="games stepped at once")
     tou.add_argument("--chunk", type=integer_from(1), default=1024,
                      help="deals sharing an agent random stream (results depend on it)")
-    tou.add_argument("--seed", type=integer_from(0, SEED_MAX), default=0)
+    tou.add_argument("--seed", type=integer_from(0, SEED_MAX), default=0,
+                     help=f"the stream of evaluation deals played (0 to {SEED_MAX:,}); the "
+                          "same seed and deal count give the same deals as evaluate.py and "
+                          "the leaderboard (default: %(default)s)")
     tou.add_argument("--json", help="write the results as JSON to this file")
     tou.add_argument("--csv", help="write the per-agent results as CSV to this file")
     tou.add_argument("--plot", help="write a figure (heatmap heads-up, ratings otherwise)")
@@ -378,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="deals of the heads-up table (default 240; --tiny: 2)")
     led.add_argument("--deals-4p", type=integer_from(1),
                      help="deals of the 4-player table (default 32; --tiny: 1)")
+    led.add_argument("--seed", type=integer_from(0, SEED_MAX),
+                     help="the stream of evaluation deals played, as in a tournament "
+                          "(default 2026, the published deals)")
     led.add_argument("--rating-rounds", type=integer_from(0),
                      help="bootstrap resamples of the ratings (default 200; --tiny: 20)")
     led.add_argument("--out", help="the page (default docs/leaderboard.md)")

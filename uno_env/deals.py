@@ -6,19 +6,25 @@ plays from here, named by what they are for:
 * ``curve``: the fixed deals of training curves, from :data:`CURVE_START` (900,000) up to
   :data:`EVALUATION_START`;
 * ``evaluation``: final evaluations, fresh deals nothing is trained, tuned or chosen
-  on, from :data:`EVALUATION_START` (1,000,000) up to :data:`BLOCK` (``2**40``);
-* every other purpose of :data:`PURPOSES` (training, tuning, selection, benchmark): a
+  on, from :data:`EVALUATION_START` (1,000,000) up to :data:`BLOCK` (``2**40``), cut
+  into :data:`EVALUATION_STREAMS` streams of :data:`STREAM` deals. The ``--seed`` of
+  ``uno-env tournament``, ``uno-env leaderboard`` and ``experiments/evaluate.py`` names
+  such a stream: deal ``d`` of seed ``s`` is ``deal_seed("evaluation", s, d)`` in all
+  three, so the same seed and deal count give the same deals;
+* every purpose of :data:`PURPOSES` (training, tuning, selection, benchmark, soak): a
   block of ``2**40`` seeds of its own above those, block ``k`` being
   ``[k * 2**40, (k + 1) * 2**40)``, cut into :data:`STREAMS` streams (a run's
   ``--seed``) of :data:`STREAM` deals.
 
 The blocks are disjoint intervals and :func:`deal_seed` keeps every run of deals it
-hands out inside its stream, so a training, tuning, selection or benchmark seed is
+hands out inside its stream, so a training, tuning, selection, benchmark or soak seed is
 never a curve or evaluation deal (``tests/test_deals.py``). Later deals of a game that
 resets without a seed come from a hash of its previous one, not from these integers.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from . import checks
 
@@ -31,20 +37,28 @@ BLOCK = 1 << 40
 #: Deals in one stream, and streams in one block (``STREAM * STREAMS == BLOCK``).
 STREAM = 1 << 24
 STREAMS = 1 << 16
+#: Streams of the evaluation range (a tournament's ``--seed`` is one of them).
+EVALUATION_STREAMS = (BLOCK - EVALUATION_START) // STREAM
 #: The purposes with a block each, in block order (block 1 is the first).
-PURPOSES = ("training", "tuning", "selection", "benchmark")
+PURPOSES = ("training", "tuning", "selection", "benchmark", "soak")
 
 
 def deal_seed(purpose: str, stream: int = 0, index: int = 0, count: int = 1) -> int:
-    """The seed of deal ``index`` of ``stream`` for ``purpose``; the ``count`` deals from
-    it (seeds ``deal_seed(...) + 0 .. count - 1``) stay in that stream. Raises
-    ``ValueError`` naming the purpose, stream or deals that do not fit."""
-    if purpose not in PURPOSES:
-        raise ValueError(f"unknown deal purpose {purpose!r}; purposes: {', '.join(PURPOSES)}")
-    stream = checks.integer(stream, f"{purpose} stream (a run's seed)", 0, STREAMS - 1)
+    """The seed of deal ``index`` of ``stream`` for ``purpose`` (``evaluation`` or one of
+    :data:`PURPOSES`); the ``count`` deals from it (seeds ``deal_seed(...) + 0 ..
+    count - 1``) stay in that stream. Raises ``ValueError`` naming the purpose, stream or
+    deals that do not fit."""
+    if purpose == "evaluation":
+        start, streams = EVALUATION_START, EVALUATION_STREAMS
+    elif purpose in PURPOSES:
+        start, streams = (PURPOSES.index(purpose) + 1) * BLOCK, STREAMS
+    else:
+        raise ValueError(f"unknown deal purpose {purpose!r}; purposes: evaluation, "
+                         f"{', '.join(PURPOSES)}")
+    stream = checks.integer(stream, f"{purpose} stream (a run's seed)", 0, streams - 1)
     index = checks.integer(index, f"{purpose} deal index", 0, STREAM - 1)
     count = checks.integer(count, f"{purpose} deal count", 1, STREAM - index)
-    return (PURPOSES.index(purpose) + 1) * BLOCK + stream * STREAM + index
+    return start + stream * STREAM + index
 
 
 def purpose_of(seed: int) -> str:
@@ -56,3 +70,16 @@ def purpose_of(seed: int) -> str:
         return "evaluation"
     block = seed // BLOCK
     return PURPOSES[block - 1] if 1 <= block <= len(PURPOSES) else "unnamed"
+
+
+def describe(first: int, count: int) -> dict[str, Any]:
+    """A record's account of the ``count`` deals from seed ``first``: their namespace (as
+    :func:`purpose_of`) and first and last seed. Raises ``ValueError`` when they straddle
+    two namespaces."""
+    last = first + count - 1
+    namespace = purpose_of(first)
+    if purpose_of(last) != namespace:
+        raise ValueError(f"deals {first:,} .. {last:,} straddle the {namespace} and "
+                         f"{purpose_of(last)} namespaces")
+    return {"namespace": namespace, "first": int(first), "last": int(last),
+            "count": int(count)}

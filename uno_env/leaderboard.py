@@ -42,7 +42,7 @@ from .evaluation.play import (
     play_chunks,
     seatings,
 )
-from .machine import backend_version, cpu_model, load_average
+from .machine import backend_version, cores, cpu_model, load_average, revision
 from .parallel import executor
 from .rules import Rules
 from .tournament import TournamentResult
@@ -347,8 +347,8 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     record = {"command": command, "date": datetime.date.today().isoformat(),
               "json": Path(os.path.relpath(out_json, out_md.parent)).as_posix(),
               "seconds": round(time.perf_counter() - start, 1),
-              "revision": _revision(),
-              "machine": {"cpu": cpu_model(), "cores": _cores(), "backend": backend_version(),
+              "revision": revision(),
+              "machine": {"cpu": cpu_model(), "cores": cores(), "backend": backend_version(),
                           "load_before": load_before, "load_after": load_average()},
               "settings": asdict(settings),
               "tables": [table_record(res, exploits) for _, res in results]}
@@ -359,31 +359,14 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     return record
 
 
-def _revision() -> str | None:
-    """The git commit the code ran at (None outside a git checkout)."""
-    import subprocess
-
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10, cwd=Path(__file__).parent)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
-
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
-
-
 def settings_from(tiny: bool, deals_2p: int | None, deals_4p: int | None,
-                  rating_rounds: int | None) -> Settings:
-    """The published settings (or the tiny smoke run's), with any count overridden."""
+                  rating_rounds: int | None, seed: int | None = None) -> Settings:
+    """The published settings (or the tiny smoke run's), with any count or the seed (a
+    stream of evaluation deals, as a tournament's) overridden."""
     base = TINY if tiny else Settings()
-    return replace(base, deals_2p=base.deals_2p if deals_2p is None else deals_2p,
-                   deals_4p=base.deals_4p if deals_4p is None else deals_4p,
-                   rating_rounds=base.rating_rounds if rating_rounds is None
-                   else rating_rounds)
+    given: dict[str, Any] = {"deals_2p": deals_2p, "deals_4p": deals_4p,
+                             "rating_rounds": rating_rounds, "seed": seed}
+    return replace(base, **{k: v for k, v in given.items() if v is not None})
 
 
 __all__ = ["AGENTS", "REFERENCE", "SEED", "Settings", "TINY", "TournamentError", "markdown",

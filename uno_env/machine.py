@@ -6,8 +6,12 @@ measures differently on another machine or under other work.
 
 from __future__ import annotations
 
+import datetime
 import os
 import platform
+import subprocess
+from pathlib import Path
+from typing import Any
 
 from .engine.core import default_backend
 
@@ -40,3 +44,42 @@ def load_average() -> str:
         return f"{os.getloadavg()[0]:.2f}"
     except OSError:
         return "n/a"
+
+
+def cores() -> int:
+    """CPU cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def revision() -> str | None:
+    """The git commit the code ran at, with ``+changes`` when the code differs from it
+    (None outside a git checkout)."""
+    here = Path(__file__).parent
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10, cwd=here)
+        changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "."],
+                                 capture_output=True, timeout=10, cwd=here.parent).returncode
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    return done.stdout.strip() + ("+changes" if changed == 1 else "")
+
+
+def machine() -> dict[str, Any]:
+    """The CPU, its cores, the engine's backend and the load now."""
+    return {"cpu": cpu_model(), "cores": cores(), "backend": backend_version(),
+            "load": load_average()}
+
+
+def provenance(command: str, deals: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What every result record carries beside its numbers: the exact ``command``, the
+    code's commit, the date, the machine and (``deals``, from
+    :func:`uno_env.deals.describe`) the deal namespace the numbers were measured on."""
+    out: dict[str, Any] = {"command": command, "commit": revision(),
+                           "date": datetime.date.today().isoformat(), "machine": machine()}
+    if deals is not None:
+        out["deals"] = deals
+    return out

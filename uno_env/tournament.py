@@ -23,6 +23,7 @@ import numpy as np
 
 from .evaluation.intervals import ROUNDS, mean_interval, rate_interval
 from .evaluation.play import (
+    DEALS_MAX,
     SEED_MAX,
     Clock,
     Records,
@@ -227,7 +228,11 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
         raise TournamentError(f"seed must be between 0 and {SEED_MAX}, got {seed}")
     built, labels = build_agents(agents)
     table = seatings(len(built), rules.num_players)
-    schedule = Schedule(table, deals=-(-games // len(table)), seed=int(seed), chunk=chunk)
+    deals = -(-games // len(table))
+    if deals > DEALS_MAX:
+        raise TournamentError(f"games: {games:,} games need {deals:,} deals per seating, more "
+                              f"than one seed's {DEALS_MAX:,}")
+    schedule = Schedule(table, deals=deals, seed=int(seed), chunk=chunk)
     start = time.perf_counter()
     ids = range(len(schedule.chunks()))
     clock = Clock.zeros(len(built))

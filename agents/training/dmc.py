@@ -128,7 +128,7 @@ def fit(net: Any, optimizer: torch.optim.Optimizer, data: dict[str, Any],
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            total, steps = total + float(loss), steps + 1
+            total, steps = total + float(loss.detach()), steps + 1
     net.eval()
     return total / max(steps, 1)
 

@@ -81,6 +81,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs
 
 from uno_env import PRESETS, Rules
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.deals import deal_seed
 from uno_env.evaluation import CURVE_SEED, head_to_head
 from uno_env.tournament_report import write_atomic
 from uno_env.vector import UnoVecEnv
@@ -325,7 +326,7 @@ def make_env(cfg: Config, pools: list[AgentPool]) -> TimedVecEnv:
             names = cfg.opponents.split(",")
             opponents = names[0] if len(names) == 1 else names
         envs.append(UnoVecEnv(int(n), rules=r, opponents=opponents, learner_seat="rotate",
-                              seed=cfg.seed + 1000 * k))
+                              seed=deal_seed("training", cfg.seed, 1000 * k, int(n))))
     env: VecEnv = envs[0] if len(envs) == 1 else MixedVecEnv(envs)
     views = learner_views(cfg)
     return TimedVecEnv(env if views == CURRENT_VIEWS else ViewSubset(env, views))

@@ -8,9 +8,9 @@ Fair by construction:
   in each of its ``P`` cyclic rotations (:func:`seatings`), so every agent plays
   every seat equally often. Heads-up this is every ordered pair. Other tables of
   seatings (one agent against copies of another, :mod:`.duplicate`) play the same way.
-- **Duplicate deals.** Deal ``d`` (engine seed ``seed * 2**32 + d``, or the
-  schedule's explicit ``seeds[d]``) is played under every seating, so the luck of
-  the cards cancels out between agents.
+- **Duplicate deals.** Deal ``d`` (engine seed ``deal_seed("evaluation", seed, d)``
+  of :mod:`uno_env.deals`, or the schedule's explicit ``seeds[d]``) is played under
+  every seating, so the luck of the cards cancels out between agents.
 
 Games are played in batch: the engine holds up to ``batch`` games at once
 (the games of one or more seatings), one call per agent per step hands
@@ -42,12 +42,15 @@ import numpy as np
 from ..actions import NUM_ACTIONS, action_name
 from ..agent_registry import choose_actions, make_agent
 from ..compact import compact
+from ..deals import EVALUATION_STREAMS, STREAM, deal_seed
 from ..engine import Engine
 from ..engine.playout import PlayoutPolicy, uses_streams
 from ..rules import Rules
 
-#: Largest tournament seed: deal ``d`` is engine seed ``seed * 2**32 + d``, an int64.
-SEED_MAX = 2**31 - 1
+#: Largest tournament seed: a seed names a stream of evaluation deals (:mod:`uno_env.deals`).
+SEED_MAX = EVALUATION_STREAMS - 1
+#: Most deals a tournament plays under each seating (one stream of evaluation deals).
+DEALS_MAX = STREAM
 
 
 class TournamentError(ValueError):
@@ -84,8 +87,9 @@ def agent_labels(names: Sequence[str]) -> list[str]:
 
 
 def deal_seeds(seed: int, deals: np.ndarray) -> np.ndarray:
-    """The engine seed of each deal: ``seed * 2**32 + deal`` (distinct seeds never overlap)."""
-    return int(seed) * 2**32 + np.asarray(deals, np.int64)
+    """The engine seed of each deal: deal ``d`` of evaluation stream ``seed``
+    (:func:`uno_env.deals.deal_seed`; distinct seeds never overlap)."""
+    return deal_seed("evaluation", int(seed)) + np.asarray(deals, np.int64)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.experimental import structref
 
 from ...cards import DECKS, NUM_KINDS, POINTS_TABLES
@@ -67,6 +67,18 @@ structref.define_proxy(StateStruct, _StateType, list(STATE_FIELDS))
 structref.define_proxy(RulesStruct, _RulesType, list(RULES_STRUCT_FIELDS))
 
 
+# The structs are built inside cached compiled functions: a proxy's Python constructor
+# compiles its builder again in every process (numba does not cache it), seconds a start.
+@njit(cache=True)
+def _new_state_struct(*values):
+    return StateStruct(*values)
+
+
+@njit(cache=True)
+def _new_rules_struct(*values):
+    return RulesStruct(*values)
+
+
 def rules_struct(rules: Rules) -> RulesStruct:
     """The rules as the struct the kernels take (built once per engine)."""
     codes = rule_codes(rules)
@@ -74,7 +86,7 @@ def rules_struct(rules: Rules) -> RulesStruct:
     options = [int(getattr(codes, name)) for name in RULE_FIELDS]
     same_family = np.ascontiguousarray(t.same_family)
     assert same_family.shape == (NUM_KINDS + 1, NUM_KINDS)
-    return RulesStruct(*options, t.can_stack, t.has_discard_all, t.has_skip_all,
+    return _new_rules_struct(*options, t.can_stack, t.has_discard_all, t.has_skip_all,
             np.ascontiguousarray(MATCH), np.ascontiguousarray(t.compat),
             np.ascontiguousarray(t.respond), same_family, t.group.astype(np.int64),
             DECKS[rules.deck].astype(np.int64), POINTS_TABLES[rules.points].astype(np.int64),
@@ -83,4 +95,4 @@ def rules_struct(rules: Rules) -> RulesStruct:
 
 def state_struct(state: State) -> StateStruct:
     """The state's arrays as the struct the kernels take (the arrays are shared)."""
-    return StateStruct(*(getattr(state, name) for name in STATE_FIELDS))
+    return _new_state_struct(*(getattr(state, name) for name in STATE_FIELDS))
