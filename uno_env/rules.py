@@ -316,10 +316,13 @@ DECISIONS: dict[str, str] = {
                        "only the last card drawn may then be played",
     "wd4_restriction": "under 'playable', another Wild Draw Four does not count as a "
                        "playable card",
-    "challenge_guilty": "retract: the offender draws the pending total and must play a card "
+    "challenge_guilty": "retract: the offender takes back every Wild Draw Four of the play, "
+                        "draws the pending total and must play a card "
                         "they held when they played the Wild Draw Four (none drawn "
                         "since), legal on the previous top and color (if a "
                         "reshuffle took that top card away, the offender draws instead)",
+    "stack_draw4_on_draw2": "a Wild Draw Four answering a pending draw is not "
+                            "challengeable (unless challenge_on_stack)",
     "uno_penalty": "the call is checked when a turn's cards are down; the next player to "
                    "act may catch, before its own move, until the next card is played or "
                    "drawn (a penalty's victim may catch before drawing); no catch by a "
@@ -330,8 +333,13 @@ DECISIONS: dict[str, str] = {
     "single_card_finish": "a multi-card play ends when one card is left: the last card is "
                           "always laid alone, on a later turn",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
-                  "end); 7-0 applies once, for the last card; under same_number plain "
-                  "Wilds group only under scoring='none'",
+                  "end); it ends by itself when no card may be added (a last card "
+                  "finish_on_action forbids included); 7-0 applies once, for the last "
+                  "card; under same_number plain Wilds group only under scoring='none'; "
+                  "Wild Draw Fours laid together are challenged as one play, judged on "
+                  "the hand that laid the first",
+    "target_score": "target_score=0 sets no points target: only the rounds limit ends a "
+                    "match",
     "multi_effects_add": "draw values add, Reverses flip once per card, Skips count per "
                          "multi_skip",
     "stack_draw2_on_draw2": "a penalty is a decision only if the victim holds an answer; "
