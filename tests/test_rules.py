@@ -12,12 +12,13 @@ from uno_env import PRESETS, Engine, Rules
 PRESET_TABLE = {
     "official": {},
     "official_jp": dict(wd4_restriction="playable", challenge_guilty="retract",
-                        scoring="zero_sum", rounds=5),
+                        scoring="zero_sum", rounds=5, target_score=0),
     "federation": dict(
         first_card="bury_non_number", first_player="dealer", dealer="previous_winner",
+        draw_rule="until_playable_may_play", draw_keep_going=True,
         play_any_after_draw=True, multi_play="same_number", multi_effects_add=True,
         stack_draw2_on_draw2=True, stack_draw4_on_draw2=True, stack_draw4_on_draw4=True,
-        stack_draw2_on_draw4="matching_color", challenge=False, wd4_restriction="none",
+        stack_draw2_on_draw4="matching_color", challenge_guilty="retract",
         finish_on_action="forbidden_draw1", scoring="zero_sum", feed_penalty=20),
     "draw_return": dict(
         stack_draw2_on_draw2=True, stack_draw4_on_draw4=True, stack_no_mixing=True,
@@ -35,7 +36,7 @@ PRESET_TABLE = {
     "no_mercy": dict(
         deck="no_mercy168", stack_by_value=True, seven_zero=True,
         draw_rule="until_playable_must_play", first_card="redraw_non_number", challenge=False,
-        mercy_limit=25, end="last_standing"),
+        mercy_limit=25),
     "teams": dict(teams=True, num_players=4),
 }
 
@@ -136,6 +137,7 @@ def test_preset_overrides():
     r = Rules.preset("official_jp", num_players=3, scoring="none", match=True)
     assert (r.num_players, r.scoring, r.match) == (3, "none", True)
     assert (r.wd4_restriction, r.challenge_guilty, r.rounds) == ("playable", "retract", 5)
+    assert r.target_score == 0
 
 
 def test_replace_validates():
@@ -185,7 +187,6 @@ def test_unknown_option_in_constructor_names_it():
     (dict(scoring="most_points"), "scoring"),
     (dict(points="fancy"), "points"),
     (dict(match="true"), "match"),
-    (dict(target_score=0), "target_score"),
     (dict(target_score=-500), "target_score"),
     (dict(rounds=-1), "rounds"),
     (dict(max_turns=0), "max_turns"),
@@ -222,12 +223,47 @@ def test_invalid_combination_names_the_option(overrides, option):
         Rules(**overrides)
 
 
+#: Option sets under which no seat's match score ever reaches a target (the Draw返し
+#: winner scoring 0 or a non-negative fixed amount, no target, no points at all).
+ENDLESS = [
+    dict(scoring="zero_sum", draw_return_winner="zero"),
+    dict(scoring="zero_sum", draw_return_winner="fixed", draw_return_winner_points=0),
+    dict(target_score=0),
+    dict(scoring="none"),
+]
+
+
+@pytest.mark.parametrize("options", ENDLESS)
+def test_a_match_that_can_never_end_is_refused(options):
+    with pytest.raises(ValueError, match="match=True") as err:
+        Rules(match=True, **options)
+    assert "rounds limit" in str(err.value)
+    for name, value in options.items():
+        assert f"{name}={value!r}" in str(err.value)
+
+
+@pytest.mark.parametrize("options", ENDLESS)
+def test_an_endless_scoring_builds_with_a_rounds_limit_or_as_one_round(options):
+    assert Rules(match=True, rounds=5, **options).rounds == 5
+    assert Rules(**options).match is False
+
+
+@pytest.mark.parametrize("options", [
+    dict(scoring="zero_sum", draw_return_winner="fixed", draw_return_winner_points=-20),
+    dict(scoring="zero_sum", draw_return_winner="zero", feed_penalty=20),
+    dict(scoring="zero_sum"),
+])
+def test_a_match_some_seat_can_win_needs_no_rounds_limit(options):
+    assert Rules(match=True, **options).rounds == 0
+
+
 def test_valid_combinations_build():
     Rules(challenge=False, wd4_restriction="none")
     Rules(challenge=False, wd4_bluff=False)
     Rules(num_players=2)
     Rules(num_players=10)
     Rules(uno_penalty=0, challenge_penalty=0, rounds=5, match=True)
+    Rules(target_score=0, rounds=5, match=True)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESET_TABLE))

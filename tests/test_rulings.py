@@ -2,14 +2,16 @@
 jump-in cancels the jumped card, the Wild Reverse Draw Four with two players, who
 chooses the Wild Color Roulette's color, the UNO catch window, going out on several
 cards, effects adding up in ``draw_return``, rounds ending with no pending draw,
-places kept through truncation, and team results.
+places kept through truncation, team results, the Federation's Wild Draw Four and
+drawing, the Japanese match of five rounds, No Mercy ending on the first player out,
+and a multi-card play that ends by itself.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenario import cur, eager_actions, make, same, size
+from scenario import assert_census, cur, eager_actions, make, same, size
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.actions import NUM_PLAY_ACTIONS
@@ -377,3 +379,148 @@ def test_team_results_in_the_gymnasium_and_vector_infos():
             assert final["team_won"][g] == infos[g]["team_won"]
             return
     raise AssertionError("no episode ended")
+
+
+# --- the Federation keeps the base rules' Wild Draw Four ------------------------------------------
+
+FED_PILE = ["B7", "B8", "B9", "Y9", "Y8", "Y7", "B6", "Y6", "B5", "Y5"]
+
+
+def test_federation_guilty_bluff_is_retracted_and_a_hidden_card_played():
+    # The base rules the Federation transcribes: a caught offender takes the Wild Draw
+    # Four back with 4 cards and must play a matching card other than it.
+    hands = [["WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]]
+    eng = make(hands, top="G5", pile=FED_PILE, preset="federation")
+    eng.step_names("play WD4:R")
+    assert (cur(eng), eng.phase_name()) == (1, "respond")
+    assert "challenge" in eng.legal_action_names()
+    eng.step_names("challenge")
+    assert (cur(eng), eng.phase_name()) == (0, "forced_play")
+    assert same(eng.hand(0, 0), ["WD4", "G2", "R7"] + FED_PILE[:4])
+    assert (eng.top_card(), eng.current_color()) == ("G5", "G")
+    assert eng.legal_action_names() == ["play G2"]
+    eng.step_names("play G2")
+    assert (eng.top_card(), cur(eng), eng.phase_name()) == ("G2", 1, "turn")
+    assert same(eng.hand(0, 1), ["B1", "B2"])
+
+
+def test_federation_innocent_challenger_draws_six_and_loses_the_turn():
+    hands = [["WD4", "R7"], ["B1", "B2"], ["Y3", "Y4"]]
+    eng = make(hands, top="G5", pile=FED_PILE, preset="federation")
+    eng.step_names("play WD4:R")
+    eng.step_names("challenge")
+    assert same(eng.hand(0, 1), ["B1", "B2"] + FED_PILE[:6])
+    assert (cur(eng), eng.phase_name(), eng.current_color()) == (2, "turn", "R")
+
+
+def test_federation_wild_draw_four_answering_a_draw_is_never_challengeable():
+    # "この時にWild Draw Fourカードが出された場合でもチャレンジができない"
+    hands = [["RD2", "R1", "R2"], ["WD4", "B1", "B2"], ["GD2", "Y3", "Y4"]]
+    eng = make(hands, top="R3", pile=FED_PILE, preset="federation")
+    eng.step_names("play RD2")
+    assert (cur(eng), eng.phase_name()) == (1, "respond")
+    assert "challenge" not in eng.legal_action_names()
+    eng.step_names("play WD4:G")
+    assert (cur(eng), eng.phase_name(), int(eng.pending_draw[0])) == (2, "respond", 6)
+    assert set(eng.legal_action_names()) == {"play GD2", "draw"}
+
+
+def test_federation_wild_draw_fours_laid_together_are_all_retracted():
+    hands = [["WD4", "WD4", "G2", "R7"], ["B1", "B2"], ["Y3", "Y4"]]
+    eng = make(hands, top="G5", pile=FED_PILE, preset="federation")
+    eng.step_names("play WD4:R")
+    assert eng.phase_name() == "multi"
+    eng.step_names("play WD4:B")         # no third one: the play ends by itself
+    assert (cur(eng), eng.phase_name(), int(eng.pending_draw[0])) == (1, "respond", 8)
+    eng.step_names("challenge")
+    assert same(eng.hand(0, 0), ["WD4", "WD4", "G2", "R7"] + FED_PILE[:8])
+    assert eng.legal_action_names() == ["play G2"]
+    eng.step_names("play G2")
+    assert (eng.top_card(), cur(eng)) == ("G2", 1)
+    assert_census(eng)
+
+
+# --- the Federation draws until a playable card, and may draw on ----------------------------------
+
+def test_federation_draws_until_playable_then_may_draw_on_or_play_any_card():
+    # "出せるカードが出るまで山札から何枚でも取る (場に出せるカードが出ても山札から
+    # 取り続けても問題はない)"; then any card held before may be played.
+    eng = make([["G1", "B2"], ["B3", "B4"], ["Y4", "Y5"]], top="G5",
+               pile=["Y3", "G7", "R5", "G8"], preset="federation")
+    assert "draw" in eng.legal_action_names()   # drawing with a playable card in hand
+    eng.step_names("draw")
+    assert same(eng.hand(0, 0), ["G1", "B2", "Y3", "G7"])
+    assert set(eng.legal_action_names()) == {"play G1", "play G7", "draw", "pass"}
+    eng.step_names("draw")                        # draws on to the next playable card
+    assert same(eng.hand(0, 0), ["G1", "B2", "Y3", "G7", "R5"])
+    assert set(eng.legal_action_names()) == {"play G1", "play G7", "play R5", "draw", "pass"}
+    eng.step_names("play G1")
+    assert (eng.top_card(), cur(eng)) == ("G1", 1)
+
+
+# --- the Japanese match counts rounds -----------------------------------------------------------
+
+def test_official_jp_match_goes_on_past_500_points_to_its_fifth_round():
+    # "日本ルールは回数制 (説明書では5ラウンド)": no points target.
+    hands = [["G1"], ["WD4"] * 4 + ["W"] * 4,
+             ["RS", "RS", "RR", "RR", "RD2", "RD2", "YS", "YS", "YR", "YR"]]
+    eng = make(hands, top="G5", preset="official_jp", match=True)
+    _, terminated, _ = eng.step_names("play G1")
+    assert eng.scores[0].tolist() == [600, -400, -200]
+    assert not terminated[0]
+    assert int(eng.state.rounds_played[0]) == 1
+    rng = np.random.default_rng(3)
+    while not eng.done[0]:
+        eng.step(eager_actions(eng, rng))
+    assert int(eng.state.rounds_played[0]) == 5
+
+
+# --- No Mercy ends on the first player out ------------------------------------------------------
+
+#: 23 cards without a draw card: two more reach No Mercy's mercy limit of 25.
+BIG_HAND = [f"{c}{n}" for c in "BY" for n in range(10) for _ in range(2)][:23]
+GREEN_PILE = ["G1", "G2", "G3", "G4"]
+
+
+def test_no_mercy_round_ends_when_a_player_goes_out_after_an_elimination():
+    hands = [["RD2", "R1", "R2"], BIG_HAND, ["R7"]]
+    eng = make(hands, top="R5", pile=GREEN_PILE, preset="no_mercy", **NO_CALL)
+    eng.step_names("play RD2")           # player 1 draws 2, reaches 25 cards and is out
+    assert not eng.state.active[0, 1] and eng.hand(0, 1) == []
+    assert (cur(eng), eng.phase_name(), bool(eng.done[0])) == (2, "turn", False)
+    _, terminated, _ = eng.step_names("play R7")   # the first out ends the round
+    assert terminated[0]
+    assert int(eng.winner[0]) == 2
+    assert same(eng.hand(0, 0), ["R1", "R2"])
+    assert eng.round_points[0].tolist() == [0, 0, 3]   # scored as the official rules
+
+
+def test_no_mercy_the_only_player_left_wins():
+    eng = make([["RD2", "R1", "R2"], BIG_HAND], top="R5", pile=GREEN_PILE,
+               preset="no_mercy", **NO_CALL)
+    _, terminated, _ = eng.step_names("play RD2")
+    assert terminated[0]
+    assert int(eng.winner[0]) == 0
+    assert_census(eng)
+
+
+# --- a multi-card play ends by itself -----------------------------------------------------------
+
+def test_federation_play_ends_by_itself_when_the_only_follower_would_finish_on_an_action():
+    # RD2 GD2: after RD2 the GD2 may not be the last card (finish_on_action), so nothing
+    # may be added and the player is not asked to pass.
+    eng = make([["RD2", "GD2"], ["B1", "B2"], ["Y3", "Y4"]], top="R3", pile=PILE,
+               preset="federation")
+    eng.step_names("uno")
+    eng.step_names("play RD2")
+    assert same(eng.hand(0, 0), ["GD2"])
+    assert same(eng.hand(0, 1), ["B1", "B2"] + PILE[:2])   # no answer: drawn at once
+    assert (cur(eng), eng.phase_name()) == (2, "turn")
+
+
+def test_federation_play_goes_on_while_a_card_may_follow():
+    eng = make([["RD2", "GD2", "B1"], ["B2", "B3"], ["Y3", "Y4"]], top="R3", pile=PILE,
+               preset="federation")
+    eng.step_names("play RD2")
+    assert (cur(eng), eng.phase_name()) == (0, "multi")
+    assert set(eng.legal_action_names()) == {"play GD2", "pass", "uno"}

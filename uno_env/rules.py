@@ -49,7 +49,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "mercy_limit": (0, 1000),
     "feed_penalty": (0, 1000),
     "draw_return_winner_points": (-1000, 0),
-    "target_score": (1, 1_000_000),
+    "target_score": (0, 1_000_000),
     "rounds": (0, 10_000),
     "max_turns": (1, 1_000_000),
 }
@@ -220,9 +220,12 @@ def _validate(r: Rules) -> None:
     if r.draw_return_winner != "zero_sum" and r.scoring != "zero_sum":
         raise ValueError(f"option draw_return_winner={r.draw_return_winner!r} needs "
                          "scoring='zero_sum' (it sets what the winner scores there)")
-    if r.match and r.scoring == "none" and r.rounds == 0:
-        raise ValueError("option match=True with scoring='none' needs a rounds limit "
-                         "(no score could ever end the match)")
+    if r.match and r.rounds == 0:
+        endless = _endless_scoring(r)
+        if endless:
+            raise ValueError(f"option match=True with {endless} needs a rounds limit "
+                             "(no seat could ever reach a target score, so the match "
+                             "would never end)")
     if r.declare_on_finish and r.multi_play == "none":
         raise ValueError("option declare_on_finish needs a multi_play other than 'none' "
                          "(the sources ask the declaration with several cards at once)")
@@ -233,16 +236,40 @@ def _validate(r: Rules) -> None:
         raise ValueError("option multi_effects_add=True needs a multi_play other than 'none'")
 
 
+def _endless_scoring(r: Rules) -> str | None:
+    """The options under which no seat's match score can ever reach ``target_score``
+    (named as they are set), or None if some seat can.
+
+    ``target_score=0`` sets no target; ``scoring="none"`` scores nothing; under
+    ``scoring="zero_sum"`` a winner who scores ``draw_return_winner="zero"`` (or
+    ``"fixed"`` with a non-negative amount in the page's sign) never gains, unless a
+    ``feed_penalty`` pays it.
+    """
+    if r.target_score == 0:
+        return "target_score=0 (no points target)"
+    if r.scoring == "none":
+        return "scoring='none'"
+    if r.scoring != "zero_sum" or r.feed_penalty > 0:
+        return None
+    if r.draw_return_winner == "zero":
+        return "scoring='zero_sum', draw_return_winner='zero' and feed_penalty=0"
+    if r.draw_return_winner == "fixed" and r.draw_return_winner_points >= 0:
+        return (f"scoring='zero_sum', draw_return_winner='fixed', "
+                f"draw_return_winner_points={r.draw_return_winner_points} and feed_penalty=0")
+    return None
+
+
 #: Every preset of docs/rules.md section 4 as overrides of the official defaults.
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {},
     "official_jp": dict(wd4_restriction="playable", challenge_guilty="retract",
-                        scoring="zero_sum", rounds=5),
+                        scoring="zero_sum", rounds=5, target_score=0),
     "federation": dict(
         first_card="bury_non_number", first_player="dealer", dealer="previous_winner",
-        play_any_after_draw=True, multi_play="same_number", multi_effects_add=True,
+        draw_rule="until_playable_may_play", draw_keep_going=True, play_any_after_draw=True,
+        multi_play="same_number", multi_effects_add=True,
         stack_draw2_on_draw2=True, stack_draw4_on_draw2=True, stack_draw4_on_draw4=True,
-        stack_draw2_on_draw4="matching_color", challenge=False, wd4_restriction="none",
+        stack_draw2_on_draw4="matching_color", challenge_guilty="retract",
         finish_on_action="forbidden_draw1", scoring="zero_sum", feed_penalty=20,
     ),
     "draw_return": dict(
@@ -263,7 +290,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "no_mercy": dict(
         deck="no_mercy168", stack_by_value=True, seven_zero=True,
         draw_rule="until_playable_must_play", first_card="redraw_non_number", challenge=False,
-        mercy_limit=25, end="last_standing",
+        mercy_limit=25,
     ),
     "teams": dict(teams=True, num_players=4),
 }
@@ -289,10 +316,13 @@ DECISIONS: dict[str, str] = {
                        "only the last card drawn may then be played",
     "wd4_restriction": "under 'playable', another Wild Draw Four does not count as a "
                        "playable card",
-    "challenge_guilty": "retract: the offender draws the pending total and must play a card "
+    "challenge_guilty": "retract: the offender takes back every Wild Draw Four of the play, "
+                        "draws the pending total and must play a card "
                         "they held when they played the Wild Draw Four (none drawn "
                         "since), legal on the previous top and color (if a "
                         "reshuffle took that top card away, the offender draws instead)",
+    "stack_draw4_on_draw2": "a Wild Draw Four answering a pending draw is not "
+                            "challengeable (unless challenge_on_stack)",
     "uno_penalty": "the call is checked when a turn's cards are down; the next player to "
                    "act may catch, before its own move, until the next card is played or "
                    "drawn (a penalty's victim may catch before drawing); no catch by a "
@@ -303,8 +333,13 @@ DECISIONS: dict[str, str] = {
     "single_card_finish": "a multi-card play ends when one card is left: the last card is "
                           "always laid alone, on a later turn",
     "multi_play": "a multi-card play is a sequence of decisions ('play' to add, 'pass' to "
-                  "end); 7-0 applies once, for the last card; under same_number plain "
-                  "Wilds group only under scoring='none'",
+                  "end); it ends by itself when no card may be added (a last card "
+                  "finish_on_action forbids included); 7-0 applies once, for the last "
+                  "card; under same_number plain Wilds group only under scoring='none'; "
+                  "Wild Draw Fours laid together are challenged as one play, judged on "
+                  "the hand that laid the first",
+    "target_score": "target_score=0 sets no points target: only the rounds limit ends a "
+                    "match",
     "multi_effects_add": "draw values add, Reverses flip once per card, Skips count per "
                          "multi_skip",
     "stack_draw2_on_draw2": "a penalty is a decision only if the victim holds an answer; "

@@ -147,7 +147,10 @@ def lay(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, kind:
         return
     hands = s.hands[games, player]
     size = s.hand_size[games, player]
-    more = (phase != REACT) & (size > 0) & (tables(rules).compat[kind] & (hands > 0)).any(axis=1)
+    # the play ends by itself when no card may follow (a last card the player may not go
+    # out on included): ``pass`` is never the only choice
+    following = finish_allowed(rules, tables(rules).compat[kind] & (hands > 0), size)
+    more = (phase != REACT) & (size > 0) & following.any(axis=1)
     if rules.uno_to_finish and rules.uno_penalty > 0:   # going out on several cards needs
         more &= (size != 1) | s.uno_called[games]      # the UNO call
     if rules.single_card_finish:   # or is not allowed at all
@@ -201,6 +204,7 @@ def note_wd4(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, 
     s.wd4_guilty[g] = np.where(fresh, guilty, s.wd4_guilty[g])
     s.prev_top[g] = np.where(fresh, s.top[g], s.prev_top[g])
     s.prev_color[g] = np.where(fresh, s.color[g], s.prev_color[g])
+    s.wd4_count[g] = np.where(fresh, 1, s.wd4_count[g] + 1)
     if rules.challenge_guilty == ChallengeGuilty.RETRACT:   # what a retraction may replay
         s.hidden[g[fresh]] = hands[fresh] > 0
     open_chain = s.pending[g] == 0

@@ -35,6 +35,7 @@ def clear_round(s: State, games: np.ndarray) -> None:
     s.wd4_guilty[games] = False
     s.prev_top[games] = 0
     s.prev_color[games] = 0
+    s.wd4_count[games] = 0
     s.hidden[games] = False
     s.turns[games] = 0
     s.round_winner[games] = -1
@@ -161,8 +162,8 @@ def end_round(rules: RuleCodes, s: State, games: np.ndarray, rewards: np.ndarray
     s.rounds_played[games] += 1
     if rules.reward == Reward.POINTS:
         rewards[games] += points
-    if rules.match:
-        over = s.scores[games].max(1) >= rules.target_score
+    if rules.match:   # target_score 0: no points target, the rounds limit ends the match
+        over = (s.scores[games].max(1) >= rules.target_score) & (rules.target_score > 0)
         if rules.rounds:
             over |= s.rounds_played[games] >= rules.rounds
     else:

@@ -46,6 +46,8 @@ class State:
     wd4_guilty: np.ndarray    # bool[G]        that Wild Draw Four broke the restriction
     prev_top: np.ndarray      # int16[G]       top card before that Wild Draw Four
     prev_color: np.ndarray    # int8[G]        color before that Wild Draw Four
+    wd4_count: np.ndarray     # int16[G]       Wild Draw Fours laid together in that play
+                              #                (what a retraction gives back)
     hidden: np.ndarray        # bool[G, K]     kinds the offender held when it laid the Wild Draw
                               #                Four (under retract: what it may be made to replay)
     dealer: np.ndarray        # int64[G]
@@ -97,7 +99,8 @@ class State:
             drawn=np.full(g, -1, np.int16), uno_called=np.zeros(g, bool),
             uno_offender=np.full(g, -1, i64), attacker=np.full(g, -1, i64),
             wd4_guilty=np.zeros(g, bool), prev_top=np.zeros(g, np.int16),
-            prev_color=np.zeros(g, np.int8), hidden=np.zeros((g, k), bool),
+            prev_color=np.zeros(g, np.int8), wd4_count=np.zeros(g, np.int16),
+            hidden=np.zeros((g, k), bool),
             dealer=np.zeros(g, i64), active=np.ones((g, p), bool),
             place=np.full((g, p), -1, i64), num_out=np.zeros(g, i64),
             num_eliminated=np.zeros(g, i64), turn_draw=np.zeros(g, np.int16),

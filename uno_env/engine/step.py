@@ -133,11 +133,13 @@ def challenge(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray)
     back = where(retract)
     if not back.size:
         return
-    # retract: the card goes back, the offender draws and must play a hidden legal card
+    # retract: the cards go back (every Wild Draw Four laid together), the offender draws
+    # and must play a hidden legal card
     g, a, owed = g[back], a[back], owed[back]
-    s.hands[g, a, WD4] += 1
-    s.hand_size[g, a] += 1
-    s.discard[g, WD4] -= 1
+    laid = s.wd4_count[g]
+    s.hands[g, a, WD4] += laid.astype(s.hands.dtype)
+    s.hand_size[g, a] += laid
+    s.discard[g, WD4] -= laid
     s.top[g] = s.prev_top[g]
     s.color[g] = s.prev_color[g]
     draw_cards(s, g, a, owed)   # ``hidden`` holds the cards held when the card was played
@@ -146,13 +148,13 @@ def challenge(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray)
 
 
 def retractable(s: State, games: np.ndarray) -> np.ndarray:
-    """Whether the top card the challenged Wild Draw Four covered still lies under it.
+    """Whether the top card the challenged Wild Draw Fours covered still lies under them.
 
     A reshuffle since the play (a catch's draw) takes it into the draw pile; the
-    Wild Draw Four is then the only discard and cannot be taken back.
+    Wild Draw Fours are then the only discards and cannot be taken back.
     """
     prev = s.prev_top[games].astype(np.int64)
-    return s.discard[games, prev] > (prev == WD4)
+    return s.discard[games, prev] > np.where(prev == WD4, s.wd4_count[games], 0)
 
 
 def play(rules: RuleCodes, s: State, games: np.ndarray, player: np.ndarray, actions: np.ndarray

@@ -41,7 +41,7 @@ from ..effects import (
 from ..legal import COLOR_OF
 from ..state import CHOOSE_COLOR, CHOOSE_TARGET, MULTI, REACT, RESPOND, ROUND_END, TURN
 from .deal import draw_cards, draw_until, shuffle_order, write_shuffled
-from .legal import can_answer, dobon_eligible, finish_allowed, wd4_permitted
+from .legal import can_answer, dobon_eligible, finish_allowed, may_finish_on, wd4_permitted
 
 # --- seats ------------------------------------------------------------------------------------
 
@@ -139,10 +139,12 @@ def lay(rules, s, g, player, kind, chosen):
     if rules.single_card_finish and size == 1:
         keep_last = True
     if phase != REACT and size > 0 and not keep_last:
+        # the play ends by itself when no card may follow (a last card the player may
+        # not go out on included): ``pass`` is never the only choice
         compat = rules.compat[kind]
         hand = s.hands[g, player]
         for k in range(NUM_KINDS):
-            if compat[k] and hand[k] > 0:
+            if compat[k] and hand[k] > 0 and may_finish_on(rules, k, size):
                 more = True
                 break
     if more:
@@ -187,9 +189,11 @@ def note_wd4(rules, s, g, player, kind, first):
                                             color)
         s.prev_top[g] = top
         s.prev_color[g] = color
+        s.wd4_count[g] = 0
         if rules.challenge_guilty == ChallengeGuilty.RETRACT:   # what a retraction may replay
             for k in range(NUM_KINDS):
                 s.hidden[g, k] = s.hands[g, player, k] > 0
+    s.wd4_count[g] += 1   # Wild Draw Fours laid together: a retraction gives them all back
     if s.pending[g] == 0 or rules.challenge_on_stack:
         s.attacker[g] = player
 

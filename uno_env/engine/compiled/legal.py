@@ -237,6 +237,13 @@ def finish_allowed(rules, kinds, size):
 
 
 @njit(cache=True)
+def may_finish_on(rules, kind, size):
+    """Whether ``finish_on_action`` lets a hand of ``size`` cards lay ``kind`` (one card at
+    a time, as :func:`finish_allowed` judges a whole row)."""
+    return rules.finish_on_action == FinishOnAction.ALLOWED or size != 1 or IS_NUMBER[kind]
+
+
+@njit(cache=True)
 def legal_row(rules, s, g, mask, kinds):
     """Fill ``mask`` (``bool[A]``) with the legal actions of game ``g``'s acting player.
 

@@ -33,6 +33,7 @@ def clear_round(s, g):
     s.wd4_guilty[g] = False
     s.prev_top[g] = 0
     s.prev_color[g] = 0
+    s.wd4_count[g] = 0
     s.hidden[g, :] = False
     s.turns[g] = 0
     s.round_winner[g] = -1
@@ -170,8 +171,8 @@ def end_round(rules, s, g, rewards):
         for seat in range(p):
             rewards[seat] += points[seat]
     over = True
-    if rules.match:
-        over = s.scores[g].max() >= rules.target_score
+    if rules.match:   # target_score 0: no points target, the rounds limit ends the match
+        over = rules.target_score > 0 and s.scores[g].max() >= rules.target_score
         if rules.rounds:
             over = over or s.rounds_played[g] >= rules.rounds
     if over:

@@ -50,6 +50,7 @@ def copy_block(src, frm, dst, to, n):
     _rows(src.wd4_guilty, frm, dst.wd4_guilty, to, n)
     _rows(src.prev_top, frm, dst.prev_top, to, n)
     _rows(src.prev_color, frm, dst.prev_color, to, n)
+    _rows(src.wd4_count, frm, dst.wd4_count, to, n)
     _rows(src.hidden, frm, dst.hidden, to, n)
     _rows(src.dealer, frm, dst.dealer, to, n)
     _rows(src.active, frm, dst.active, to, n)

@@ -115,10 +115,11 @@ def challenge(rules, s, g, player):
     elif rules.challenge_guilty == ChallengeGuilty.OFFENDER_DRAWS or not retractable(s, g):
         draw_cards(s, g, attacker, pending)
         start_turn(s, g, player)
-    else:  # retract: the card goes back, the offender draws and must play a hidden legal card
-        s.hands[g, attacker, WD4] += 1
-        s.hand_size[g, attacker] += 1
-        s.discard[g, WD4] -= 1
+    else:  # retract: the cards go back, the offender draws and must play a hidden legal card
+        laid = s.wd4_count[g]
+        s.hands[g, attacker, WD4] += laid
+        s.hand_size[g, attacker] += laid
+        s.discard[g, WD4] -= laid
         s.top[g] = s.prev_top[g]
         s.color[g] = s.prev_color[g]
         draw_cards(s, g, attacker, pending)   # ``hidden`` holds the cards held at the play
@@ -128,9 +129,9 @@ def challenge(rules, s, g, player):
 
 @njit(cache=True)
 def retractable(s, g):
-    """Whether the top card the challenged Wild Draw Four covered still lies under it."""
+    """Whether the top card the challenged Wild Draw Fours covered still lies under them."""
     prev = np.int64(s.prev_top[g])
-    return s.discard[g, prev] > (1 if prev == WD4 else 0)
+    return s.discard[g, prev] > (s.wd4_count[g] if prev == WD4 else 0)
 
 
 @njit(cache=True)
