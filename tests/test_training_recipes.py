@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from inline import run_inline
 from scenario import play_all_seats
 
 pytest.importorskip("sb3_contrib")
@@ -20,10 +19,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def run_script(script: str, *args: str, ok: bool = True) -> subprocess.CompletedProcess:
-    """Run ``experiments/<script>`` in a fresh interpreter."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / script), *args],
-                          capture_output=True, text=True, env=env, timeout=600)
+    """Run ``experiments/<script>`` as its own command would (:mod:`inline`)."""
+    done = run_inline(script, *args)
     if ok:
         assert done.returncode == 0, done.stderr[-3000:]
     return done

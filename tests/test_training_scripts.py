@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from inline import run_inline
 
 pytest.importorskip("sb3_contrib")
 
@@ -20,10 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def run_script(script: str, *args: str) -> str:
-    """Run ``experiments/<script>`` in a fresh interpreter; returns its output."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / script), *args],
-                          capture_output=True, text=True, env=env, timeout=600)
+    """Run ``experiments/<script>`` as its own command would (:mod:`inline`); returns its
+    output."""
+    done = run_inline(script, *args)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -162,10 +162,8 @@ def test_no_rule_vector_drops_exactly_the_rules_view_from_the_policy_input(
     swapped = obs.copy()
     swapped[:, rules] = other[:, rules]
     np.testing.assert_array_equal(agent.logits(obs), agent.logits(swapped))
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_sb3.py"),
-                           "--no-rule-vector", "--prior", "tuned", "--out", str(tmp_path / "x")],
-                          capture_output=True, text=True, env={**os.environ,
-                                                               "PYTHONPATH": str(REPO)})
+    done = run_inline("train_sb3.py", "--no-rule-vector", "--prior", "tuned", "--out",
+                      str(tmp_path / "x"))
     assert done.returncode != 0 and "--no-rule-vector" in done.stderr
 
 
@@ -195,9 +193,7 @@ def test_evaluate_compares_each_agent_with_a_baseline_on_the_same_deals(tmp_path
 
 def run_failing(script: str, *args: str) -> subprocess.CompletedProcess:
     """Run ``experiments/<script>`` expecting it to fail; returns the finished process."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / script), *args],
-                          capture_output=True, text=True, env=env, timeout=600)
+    done = run_inline(script, *args)
     assert done.returncode != 0, done.stdout
     return done
 
@@ -295,10 +291,8 @@ def test_train_sb3_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) ->
         remembered[:, VIEW_SLICES[name]] = 1.0
     np.testing.assert_array_equal(agent.logits(obs), agent.logits(remembered))
     assert masks[np.arange(64), agent.act(obs, masks, np.random.default_rng(0))].all()
-    done = subprocess.run([sys.executable, str(REPO / "experiments" / "train_sb3.py"),
-                           "--no-memory", "--prior", "tuned", "--out", str(tmp_path / "x")],
-                          capture_output=True, text=True, env={**os.environ,
-                                                               "PYTHONPATH": str(REPO)})
+    done = run_inline("train_sb3.py", "--no-memory", "--prior", "tuned", "--out",
+                      str(tmp_path / "x"))
     assert done.returncode != 0 and "--prior reads the whole observation" in done.stderr
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .deals import deal_seed
 from .evaluation.intervals import ROUNDS, mean_interval, rate_interval
 from .evaluation.play import (
     DEALS_MAX,
@@ -186,6 +187,7 @@ class TournamentResult:
             "preset": self.preset, "players": p, "agents": self.labels,
             "games": self.games, "deals": self.deals, "seatings": len(self.schedule.seatings),
             "seed": self.schedule.seed, "chunk": self.schedule.chunk,
+            "deals_from": self.schedule.purpose,
             "decisions": self.decisions, "truncated": self.truncated,
             "seconds": round(self.seconds, 3),
             "results": [vars(s) for s in self.agent_stats()],
@@ -206,8 +208,8 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                batch: int = 4096, chunk: int = 1024, preset: str = "custom",
                on_progress: Callable[[int], None] | None = None,
                ray: str | bool | None = None, backend: str | None = None,
-               rating_rounds: int = ROUNDS, threads: int = 1, tables: bool = True
-               ) -> TournamentResult:
+               rating_rounds: int = ROUNDS, threads: int = 1, tables: bool = True,
+               purpose: str = "evaluation") -> TournamentResult:
     """Play a tournament of at least ``games`` games between ``agents`` under ``rules``.
 
     ``agents``: specs for :func:`uno_agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
@@ -218,13 +220,15 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
     ``tables``: agents that act by a score table (``greedy``, ``tuned``, ``defender``) play
     whole games inside the compiled engine when every seat of a batch has one (see
     :func:`uno_env.evaluation.play.play_chunks`); False calls their ``act`` (the same
-    results). See the module doc for the schedule.
+    results). ``purpose``: whose deals ``seed`` names (:mod:`uno_env.deals`): final
+    evaluations by default, ``"selection"`` for choosing among agents. See the module doc
+    for the schedule.
     """
     if games < 1:
         raise TournamentError(f"games must be at least 1, got {games}")
     if batch < 1 or chunk < 1:
         raise TournamentError(f"batch and chunk must be at least 1, got {batch}, {chunk}")
-    if not 0 <= seed <= SEED_MAX:
+    if purpose == "evaluation" and not 0 <= seed <= SEED_MAX:
         raise TournamentError(f"seed must be between 0 and {SEED_MAX}, got {seed}")
     built, labels = build_agents(agents)
     table = seatings(len(built), rules.num_players)
@@ -232,7 +236,11 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
     if deals > DEALS_MAX:
         raise TournamentError(f"games: {games:,} games need {deals:,} deals per seating, more "
                               f"than one seed's {DEALS_MAX:,}")
-    schedule = Schedule(table, deals=deals, seed=int(seed), chunk=chunk)
+    try:
+        deal_seed(purpose, seed, 0, deals)
+    except ValueError as err:
+        raise TournamentError(str(err)) from None
+    schedule = Schedule(table, deals=deals, seed=int(seed), chunk=chunk, purpose=purpose)
     start = time.perf_counter()
     ids = range(len(schedule.chunks()))
     clock = Clock.zeros(len(built))

@@ -86,10 +86,11 @@ def agent_labels(names: Sequence[str]) -> list[str]:
     return labels
 
 
-def deal_seeds(seed: int, deals: np.ndarray) -> np.ndarray:
-    """The engine seed of each deal: deal ``d`` of evaluation stream ``seed``
-    (:func:`uno_env.deals.deal_seed`; distinct seeds never overlap)."""
-    return deal_seed("evaluation", int(seed)) + np.asarray(deals, np.int64)
+def deal_seeds(seed: int, deals: np.ndarray, purpose: str = "evaluation") -> np.ndarray:
+    """The engine seed of each deal: deal ``d`` of stream ``seed`` of ``purpose``'s deals
+    (:func:`uno_env.deals.deal_seed`: evaluation unless said; distinct seeds never
+    overlap)."""
+    return deal_seed(purpose, int(seed)) + np.asarray(deals, np.int64)
 
 
 @dataclass(frozen=True)
@@ -101,13 +102,14 @@ class Schedule:
     seed: int
     chunk: int             # deals per chunk (the unit of agent randomness)
     seeds: np.ndarray | None = None   # int64[deals] engine seed of each deal, if given
+    purpose: str = "evaluation"       # whose deals ``seed`` names (uno_env.deals)
 
     def engine_seeds(self, deals: np.ndarray) -> np.ndarray:
         """The engine seed of each of ``deals``: the schedule's ``seeds`` when given,
         else :func:`deal_seeds`."""
         if self.seeds is not None:
             return np.asarray(self.seeds, np.int64)[np.asarray(deals, np.int64)]
-        return deal_seeds(self.seed, deals)
+        return deal_seeds(self.seed, deals, self.purpose)
 
     @property
     def games(self) -> int:
