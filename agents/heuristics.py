@@ -236,10 +236,22 @@ class DefenderAgent(LinearAgent):
         super().__init__(DEFENDER_WEIGHTS)
 
 
+#: Weights of ``tuned`` re-tuned for one preset at the table sizes where the general ones
+#: were not its best heuristic (``tuned:preset=NAME``), by preset and table size; every
+#: other table size keeps :data:`TUNED_WEIGHTS`. How each set was tuned and accepted:
+#: docs/strategies.md, "Reference heuristic of every preset".
+PRESET_TUNED_WEIGHTS: dict[str, dict[int, dict[str, float]]] = {}
+
+
 class TunedAgent(LinearAgent):
-    """The feature weights tuned by search against ``random_play`` (module doc)."""
+    """The feature weights tuned by search against ``random_play`` (module doc);
+    ``preset`` takes the sets re-tuned for that preset (:data:`PRESET_TUNED_WEIGHTS`)."""
 
     name = "tuned"
 
-    def __init__(self) -> None:
-        super().__init__(TUNED_WEIGHTS)
+    def __init__(self, preset: str = "") -> None:
+        if preset and preset not in PRESET_TUNED_WEIGHTS:
+            raise ValueError(f"no weights were tuned for preset {preset!r}; presets "
+                             f"with their own: {', '.join(PRESET_TUNED_WEIGHTS) or 'none'}")
+        self.preset = preset
+        super().__init__({**TUNED_WEIGHTS, **PRESET_TUNED_WEIGHTS.get(preset, {})})

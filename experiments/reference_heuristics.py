@@ -5,8 +5,8 @@ evaluation deals.
 
 For every preset at 2 and 4 players (where its rules allow them), the heuristics of
 ``--heuristics`` play one tournament (:mod:`uno_env.tournament`: seats rotated, every
-deal replayed under every seating): heads-up, every ordered pair; at 4 players, all four
-at one table in each rotation. The heuristic with the highest win rate over all its games
+deal replayed under every seating): heads-up, every ordered pair; at 4 players, every
+group of four in each rotation. The heuristic with the highest win rate over all its games
 is that cell's reference. It is chosen on ``--select-deals`` deals per seating from the
 *selection* block of :mod:`uno_env.deals` (stream ``--select-seed``), and the same
 tournament is then played on ``--deals`` *evaluation* deals (stream ``--seed``), which
@@ -30,6 +30,7 @@ from typing import Any
 from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, STREAMS, deal_seed
+from uno_env.evaluation.play import seatings
 from uno_env.machine import provenance
 from uno_env.parallel import executor
 from uno_env.tournament import SEED_MAX, tournament
@@ -86,11 +87,8 @@ def play(agents: list[str], preset: str, players: int, deals: int, seed: int,
          purpose: str) -> dict[str, Any]:
     """One tournament of ``agents``: every agent's win rate, and heads-up the matrix."""
     rules = Rules.preset(preset, num_players=players)
-    seatings = len(agents) * (len(agents) - 1) if players == 2 else len(agents)
-    if players > 2 and len(agents) != players:
-        raise SystemExit(f"at {players} players --heuristics must name {players} agents")
-    res = tournament(agents, rules, deals * seatings, seed=seed, preset=preset,
-                     purpose=purpose)
+    res = tournament(agents, rules, deals * len(seatings(len(agents), players)), seed=seed,
+                     preset=preset, purpose=purpose)
     out: dict[str, Any] = {
         "deals": res.deals, "games": res.games, "seed": seed, "deals_from": purpose,
         "first_deal": deal_seed(purpose, seed), "decisions": res.decisions,
