@@ -6,14 +6,15 @@ evaluation deals.
 For every preset at 2 and 4 players (where its rules allow them), the heuristics of
 ``--heuristics`` play one tournament (:mod:`uno_env.tournament`: seats rotated, every
 deal replayed under every seating): heads-up, every ordered pair; at 4 players, every
-group of four in each rotation. The heuristic with the highest win rate over all its games
-is that cell's reference. It is chosen on ``--select-deals`` deals per seating from the
-*selection* block of :mod:`uno_env.deals` (stream ``--select-seed``), and the same
-tournament is then played on ``--deals`` *evaluation* deals (stream ``--seed``), which
-report every heuristic's win rate with its 95% interval over deals and, heads-up, the
-reference against each other heuristic. The choice is fixed before the evaluation deals
-are played, so the reported numbers are not the ones it was made on; a cell where the
-evaluation would rank another heuristic first says so.
+group of four in each rotation; in team play, every pair of heuristics as two teams. The
+heuristic with the highest win rate over all its games is that cell's reference. It is
+chosen on ``--select-deals`` deals per seating from the *selection* block of
+:mod:`uno_env.deals` (stream ``--select-seed``), and the same tournament is then played
+on ``--deals`` *evaluation* deals (stream ``--seed``), which report every heuristic's
+win rate with its 95% interval over deals and, heads-up, the reference against each
+other heuristic. The choice is fixed before the evaluation deals are played, so the
+reported numbers are not the ones it was made on; a cell where the evaluation would rank
+another heuristic first says so.
 
 Writes ``--out`` (default ``docs/results/reference-heuristics.json``: the command, code
 commit, machine and deal namespaces, every number) and prints one table.
@@ -25,11 +26,15 @@ import argparse
 import json
 import shlex
 import sys
+from itertools import combinations
 from typing import Any
+
+import numpy as np
 
 from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, STREAMS, deal_seed
+from uno_env.evaluation.intervals import rate_interval
 from uno_env.evaluation.play import seatings
 from uno_env.machine import provenance
 from uno_env.parallel import executor
@@ -87,6 +92,8 @@ def play(agents: list[str], preset: str, players: int, deals: int, seed: int,
          purpose: str) -> dict[str, Any]:
     """One tournament of ``agents``: every agent's win rate, and heads-up the matrix."""
     rules = Rules.preset(preset, num_players=players)
+    if rules.teams:
+        return play_teams(agents, rules, preset, deals, seed, purpose)
     res = tournament(agents, rules, deals * len(seatings(len(agents), players)), seed=seed,
                      preset=preset, purpose=purpose)
     out: dict[str, Any] = {
@@ -102,31 +109,73 @@ def play(agents: list[str], preset: str, players: int, deals: int, seed: int,
     return out
 
 
+def play_teams(agents: list[str], rules: Rules, preset: str, deals: int, seed: int,
+               purpose: str) -> dict[str, Any]:
+    """Team play: every pair of heuristics as two teams (each heuristic in both seats of
+    its team, seats rotated) on the same deals. A heuristic's win rate is its team's
+    share of wins over all its pairings, deal by deal, with the interval over deals."""
+    shares: dict[str, list[np.ndarray]] = {a: [] for a in agents}
+    head: dict[str, dict[str, list[float]]] = {a: {} for a in agents}
+    games = decisions = 0
+    for a, b in combinations(agents, 2):
+        res = tournament([a, b, a, b], rules, deals * rules.num_players, seed=seed,
+                         preset=preset, purpose=purpose)
+        per_deal = res.deal_win_rates()
+        games, decisions = games + res.games, decisions + res.decisions
+        for name, column in ((a, 0), (b, 1)):
+            shares[name].append(per_deal[:, column])
+            other = b if name == a else a
+            head[name][other] = list(rate_interval(per_deal[:, column]))
+    stats = {}
+    for name in agents:
+        rate, low, high = rate_interval(np.mean(shares[name], axis=0))
+        stats[name] = {"win_rate": rate, "low": low, "high": high,
+                       "games": deals * rules.num_players * (len(agents) - 1)}
+    return {"deals": deals, "games": games, "seed": seed, "deals_from": purpose,
+            "first_deal": deal_seed(purpose, seed), "decisions": decisions, "stats": stats,
+            "head_to_head": head}
+
+
 def best(stats: dict[str, dict]) -> str:
     return max(stats, key=lambda name: stats[name]["win_rate"])
+
+
+def candidates(agents: list[str], preset: str, players: int) -> list[str]:
+    """``agents``, and ``tuned:preset=<preset>`` where ``tuned`` was re-tuned for the
+    preset at this table size (:data:`uno_agents.heuristics.PRESET_TUNED_WEIGHTS`)."""
+    from uno_agents.heuristics import PRESET_TUNED_WEIGHTS
+
+    retuned = "tuned" in agents and players in PRESET_TUNED_WEIGHTS.get(preset, {})
+    return agents + [f"tuned:preset={preset}"] if retuned else agents
 
 
 def measure_cell(agents: list[str], preset: str, players: int,
                  args: argparse.Namespace) -> dict[str, Any]:
     """Choose the reference on selection deals, then play the evaluation deals."""
+    agents = candidates(agents, preset, players)
     selection = play(agents, preset, players, args.select_deals, args.select_seed,
                      "selection")
     reference = best(selection["stats"])
     evaluation = play(agents, preset, players, args.deals, args.seed, "evaluation")
-    return {"preset": preset, "players": players, "reference": reference,
+    return {"preset": preset, "players": players, "heuristics": agents,
+            "reference": reference,
             "evaluation_best": best(evaluation["stats"]), "selection": selection,
             "evaluation": evaluation}
 
 
 def table(rows: list[dict[str, Any]], agents: list[str]) -> str:
-    """The evaluation win rates of every cell, the reference in bold."""
-    lines = ["| preset | players | " + " | ".join(agents) + " | reference |",
-             "|---|---|" + "---|" * len(agents) + "---|"]
+    """The evaluation win rates of every cell, the reference in bold (the column
+    ``tuned:preset=…`` holds each preset's re-tuned weights, where there are some)."""
+    retuned = any(len(row["heuristics"]) > len(agents) for row in rows)
+    header = agents + (["tuned:preset=…"] if retuned else [])
+    lines = ["| preset | players | " + " | ".join(header) + " | reference |",
+             "|---|---|" + "---|" * len(header) + "---|"]
     for row in rows:
         cells_ = []
-        for name in agents:
-            s = row["evaluation"]["stats"][name]
-            text = f"{s['win_rate']:.1%} [{s['low']:.1%}, {s['high']:.1%}]"
+        for name in row["heuristics"] + ["-"] * (len(header) - len(row["heuristics"])):
+            s = row["evaluation"]["stats"].get(name)
+            text = "-" if s is None else (
+                f"{s['win_rate']:.1%} [{s['low']:.1%}, {s['high']:.1%}]")
             cells_.append(f"**{text}**" if name == row["reference"] else text)
         note = "" if row["evaluation_best"] == row["reference"] else (
             f" ({row['evaluation_best']} first on evaluation deals)")
@@ -156,9 +205,9 @@ def main(argv: list[str] | None = None) -> None:
                                       "per_seating": args.select_deals},
                         "evaluation": {"namespace": "evaluation", "stream": args.seed,
                                        "per_seating": args.deals}},
-              "cells": rows}
+              "cells": rows, "table": table(rows, args.agents)}
     write_atomic(args.out, json.dumps(record, indent=1) + "\n")
-    print(table(rows, args.agents))
+    print(record["table"])
     print(f"wrote {args.out}")
 
 

@@ -250,33 +250,24 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
 
 
 def reference_section(args: argparse.Namespace) -> list[str]:
-    """The reference heuristic of every preset, from ``--reference``."""
+    """The reference heuristic of every preset: the table of ``--reference``."""
     record = read_record(args.reference)
-    if not record.get("cells"):
+    if not record.get("table"):
         return []
-    agents = record["heuristics"]
-    body = []
-    for c in record["cells"]:
-        row = [c["preset"], str(c["players"])]
-        for a in agents:
-            s = c["evaluation"]["stats"][a]
-            text = pct(s)
-            row.append(f"**{text}**" if a == c["reference"] else text)
-        note = "" if c["evaluation_best"] == c["reference"] else (
-            f" (`{c['evaluation_best']}` first on the evaluation deals)")
-        body.append(row + [f"`{c['reference']}`{note}"])
     sel, ev = record["deals"]["selection"], record["deals"]["evaluation"]
     return ["## Reference heuristic of every preset", "",
-            f"The heuristics {', '.join(f'`{a}`' for a in agents)} at one table (heads-up: "
-            "every ordered pair; at 4 players: all four in every rotation). The reference, "
-            "in bold, has the highest win rate over "
+            "The heuristics at one table (heads-up: every ordered pair; at 4 players: every "
+            "group of four in every rotation; `teams`: every pair as two teams). The "
+            "reference, in bold, has the highest win rate over "
             f"{sel['per_seating']:,} selection deals per seating (selection stream "
             f"{sel['stream']}); the table gives every win rate on {ev['per_seating']:,} "
             f"evaluation deals per seating (evaluation stream {ev['stream']}) with its 95% "
-            f"interval. Produced by `{record['command']}` at commit {record.get('commit')} "
-            f"on {record['machine']['cpu']} ({record['date']}); every number: "
-            "[results/reference-heuristics.json](results/reference-heuristics.json).", ""
-            ] + table(["preset", "players", *agents, "reference"], body) + [""]
+            "interval. `tuned:preset=…` is `tuned` re-tuned for that preset where it was "
+            "not the reference (see `PRESET_TUNED_WEIGHTS` in `agents/heuristics.py`). "
+            f"Produced by `{record['command']}` at commit {record.get('commit')} on "
+            f"{record['machine']['cpu']} ({record['date']}); every number: "
+            "[results/reference-heuristics.json](results/reference-heuristics.json).", "",
+            record["table"], ""]
 
 
 #: Win rates against random_play on official the best heuristic should reach, by players.
