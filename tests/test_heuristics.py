@@ -211,3 +211,27 @@ def test_tuned_stacks_a_draw_card_rather_than_take_the_penalty(players: int) -> 
     assert eng.phase_name() == "respond" and cur(eng) == 0
     chosen = make_agent("tuned").act(eng.observe(), eng.legal_action_mask(), None)
     assert action_name(int(chosen[0])).startswith("play WD10")
+
+
+def test_tuned_for_a_preset_uses_its_own_weights_only_where_it_was_re_tuned() -> None:
+    from uno_agents.heuristics import PRESET_TUNED_WEIGHTS
+
+    for preset, sizes in PRESET_TUNED_WEIGHTS.items():
+        agent = make_agent(f"tuned:preset={preset}")
+        general = make_agent("tuned")
+        for size, row in zip(agent.sizes.tolist(), agent.table, strict=True):
+            expected = sizes.get(size, TUNED_WEIGHTS[size])
+            np.testing.assert_array_equal(row, weight_vector(expected))
+            if size not in sizes:
+                np.testing.assert_array_equal(row, general.table[list(general.sizes).index(size)])
+        # the re-tuned weights change the play on that preset
+        rules = Rules.preset(preset, num_players=min(sizes))
+        eng = Engine(rules, 256, 5)
+        obs, masks = eng.observe(), eng.legal_action_mask()
+        rng = np.random.default_rng(0)
+        assert (agent.act(obs, masks, rng) != general.act(obs, masks, rng)).any()
+
+
+def test_tuned_refuses_a_preset_it_was_not_re_tuned_for() -> None:
+    with pytest.raises(ValueError, match="no weights were tuned for preset 'official'"):
+        make_agent("tuned:preset=official")
