@@ -306,3 +306,24 @@ def test_pruning_spares_a_cache_another_process_is_compiling_into(tmp_path):
         new, _ = open_quietly("c" * 64, [package], package)
     assert sorted(p.name for p in package.iterdir()) == sorted([busy.name, new.directory.name])
     assert not idle.exists()
+
+
+def _lock_in_child(cache: KernelCache, out: str) -> None:
+    with cache.locked():
+        Path(out).write_text("locked")
+
+
+def test_a_forked_worker_takes_the_lock_with_a_lock_of_its_own(tmp_path):
+    """A pool forked from a process that already used the cache (a script's --jobs) may
+    compile in its workers: each takes the lock through its own lock object."""
+    import multiprocessing
+
+    root = tmp_path / "cache"
+    cache, _ = open_quietly("e" * 64, [root], root)
+    with cache.locked():
+        pass
+    child = multiprocessing.get_context("fork").Process(
+        target=_lock_in_child, args=(cache, str(tmp_path / "out")))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0 and (tmp_path / "out").read_text() == "locked"

@@ -105,8 +105,19 @@ class KernelCache:
         self.temporary = temporary
         # what the manifest says, as (size, mtime_ns, sha256) of each verified file
         self._known: dict[str, tuple[int, int, str]] = {}
-        #: held while compiling, checking files or listing them (reentrant in a process)
-        self.lock = FileLock(directory / LOCK, thread_local=False, preserve_lock_file=True)
+        self._lock: FileLock | None = None
+        self._lock_pid = -1
+
+    @property
+    def lock(self) -> FileLock:
+        """Held while compiling, checking files or listing them (reentrant in a process).
+        A process forked from another (a pool of workers) makes its own: a lock object
+        cannot cross a fork."""
+        if self._lock is None or self._lock_pid != os.getpid():
+            self._lock = FileLock(self.directory / LOCK, thread_local=False,
+                                  preserve_lock_file=True)
+            self._lock_pid = os.getpid()
+        return self._lock
 
     @contextmanager
     def locked(self) -> Iterator[None]:
