@@ -74,7 +74,8 @@ def test_strategy_benchmark_writes_its_report(tmp_path) -> None:
                      "--out", str(tmp_path)])
     text = (tmp_path / "strategies.md").read_text()
     for expected in ("## Headline: `official`", "| greedy | 100.0%", "## Head to head",
-                     "### Against `random`, 4 players", "| teams |", "--headline-games 8"):
+                     "### Against `random`, 4 players", "| teams |", "--headline-games 8",
+                     "## Reference heuristic of every preset", "| no_mercy | 2 |"):
         assert expected in text, expected
     assert {p.name for p in tmp_path.glob("*.png")} == {
         "strategies_h2h.png", "strategies_headline.png", "strategies_presets.png"}
