@@ -312,14 +312,19 @@ def targets(out: dict, args: argparse.Namespace) -> list[str]:
         lines += ["", f"The search agent's duel with more games is recorded in "
                   f"[results/{args.search_duel.name}](results/{args.search_duel.name}), from "
                   f"`{recorded[1]}` (the same numbers with or without `--ray` and at any "
-                  "`--batch`)."]
+                  "`--batch`)" + ("." if recorded[2] else
+                                  ", played before the deal namespaces, when a tournament "
+                                  "seed `s` meant the engine seeds `s * 2**32 + d`: the "
+                                  "command reproduces it with the code of that time, "
+                                  "2026-11-25.")]
     return lines + [""]
 
 
-def recorded_duel(path: Path, best: str) -> tuple[dict, str] | None:
+def recorded_duel(path: Path, best: str) -> tuple[dict, str, bool] | None:
     """The search agent against ``best`` from a tournament JSON written by ``uno-env
     tournament --json`` (a duel with more games than the search cells), as a cell row,
-    and the command that plays it; None if there is none."""
+    the command that plays it and whether its seed names a stream of evaluation deals
+    (records of older versions have no ``deals_from``); None if there is none."""
     if not path.exists():
         return None
     res = json.loads(path.read_text())[0]
@@ -331,7 +336,7 @@ def recorded_duel(path: Path, best: str) -> tuple[dict, str] | None:
     command = (f"uno-env tournament --agents {' '.join(res['agents'])} --preset "
                f"{res['preset']} --games {res['games']} --seed {res['seed']} --batch 256 "
                f"--ray --json docs/results/{path.name}")
-    return row, command
+    return row, command, "deals_from" in res
 
 
 def headline(rows: list[dict]) -> list[str]:
