@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -38,7 +37,7 @@ from typing import Any
 from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
-from uno_env.cli import run_command
+from uno_env.cli import run_command, run_process
 from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.tournament_report import write_atomic
@@ -159,11 +158,11 @@ def train_seed(cfg: Config, seed: int) -> dict[str, str]:
     commands = {"clone": clone_command(cfg, seed, clone)}
     if not clone_done(cfg, clone):
         print(f"seed {seed}: cloning {cfg.teacher}", flush=True)
-        subprocess.run(commands["clone"], check=True)
+        run_process(commands["clone"])
     commands["finetune"] = finetune_command(cfg, seed, clone / "model.safetensors", finetune)
     if not finetune_done(finetune):
         print(f"seed {seed}: fine-tuning {cfg.timesteps:,} decisions", flush=True)
-        subprocess.run(commands["finetune"], check=True)
+        run_process(commands["finetune"])
     return {"seed": str(seed), "clone": str(clone / "model.safetensors"),
             "finetune": str(finetune / "model.safetensors"),
             **{f"{k}_command": recorded(v) for k, v in commands.items()}}

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -38,7 +37,7 @@ from typing import Any
 from uno_agents import make_agent
 from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules
-from uno_env.cli import run_command
+from uno_env.cli import run_command, run_process
 from uno_env.dataclass_flags import check_bounds, parse_dataclass
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.tournament_report import write_atomic
@@ -109,7 +108,7 @@ def distil(cfg: Config, i: int, previous: Path) -> Path:
         command.append("--no-progress")
     if any((out / "checkpoints").glob("*")):   # a distillation stopped half-way
         command.append("--resume")
-    subprocess.run(command, check=True)
+    run_process(command)
     return out / "model.safetensors"
 
 
