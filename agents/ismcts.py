@@ -58,6 +58,19 @@ from uno_env.engine.worlds import search_values
 
 from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
 
+#: Most playouts per decision (``budget``): a decision within it takes seconds, not hours.
+MAX_BUDGET = 1 << 16
+#: Longest playout in decisions (``horizon``); games end by their own ``max_turns`` anyway.
+MAX_HORIZON = 10_000
+#: Most standard errors ``confidence`` may ask for (beyond it no action ever beats the
+#: default, and the search is only slower than its prior).
+MAX_CONFIDENCE = 100.0
+
+
+def _shown(spec: str) -> str:
+    """``spec`` quoted, cut to 60 characters (a nested spec can be any length)."""
+    return repr(spec) if len(spec) <= 60 else repr(spec[:57] + "...")
+
 
 class IsmctsAgent(Agent):
     """Determinized Monte Carlo: each legal action scored by playouts in sampled worlds."""
@@ -84,20 +97,26 @@ class IsmctsAgent(Agent):
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
                  opponent: str = "", prior: str = "", screen: float = 0.25) -> None:
         from . import make_agent  # the registry imports this module
-        if not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"budget must be a positive integer (playouts per decision), "
-                             f"got {budget!r}")
-        if not isinstance(horizon, int) or horizon < 0:
-            raise ValueError(f"horizon must be a non-negative integer, got {horizon!r}")
-        if not isinstance(confidence, (int, float)) or not confidence >= 0:
-            raise ValueError(f"confidence must be a number >= 0 (standard errors), "
-                             f"got {confidence!r}")
+        from .spec import split_spec
+        if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+            raise ValueError(f"budget must be an integer from 1 to {MAX_BUDGET:,} (playouts "
+                             f"per decision), got {budget!r}")
+        if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
+            raise ValueError(f"horizon must be an integer from 0 to {MAX_HORIZON:,} "
+                             f"(decisions per playout, 0: to the end), got {horizon!r}")
+        if not isinstance(confidence, (int, float)) or not 0 <= confidence <= MAX_CONFIDENCE:
+            raise ValueError(f"confidence must be a number from 0 to {MAX_CONFIDENCE:g} "
+                             f"(standard errors), got {confidence!r}")
         if not isinstance(drew_on_weight, (int, float)) or not 0 < drew_on_weight <= 1:
             raise ValueError(f"drew_on_weight must be a number in (0, 1], "
                              f"got {drew_on_weight!r}")
         if not isinstance(screen, (int, float)) or not 0 <= screen < 1:
             raise ValueError(f"screen must be a number in [0, 1) (the share of the worlds "
                              f"of a first round), got {screen!r}")
+        for role, spec in (("playout", playout), ("opponent", opponent), ("prior", prior)):
+            if isinstance(spec, str) and split_spec(spec)[0] == self.name:
+                raise ValueError(f"{role} {_shown(spec)} is itself a search: a search's "
+                                 f"playout, opponent and prior must be agents without one")
         self.budget = budget
         self.screen = float(screen)
         self.playout = playout
