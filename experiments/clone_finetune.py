@@ -38,7 +38,7 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
-from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.tournament_report import write_atomic
 
@@ -88,6 +88,7 @@ class Config:
                      non_negative=("anchor", "ent_coef", "heuristic_share", "seed",
                                    "curve_deals"),
                      positive=("learning_rate",))
+        check_folder(self.out)
         if self.heuristic_share > 1:
             raise SystemExit(f"bad setting: --heuristic-share must be at most 1, "
                              f"got {self.heuristic_share}")

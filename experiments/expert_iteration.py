@@ -38,7 +38,7 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
-from uno_env.dataclass_flags import check_bounds, parse_dataclass
+from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.tournament_report import write_atomic
 
@@ -76,6 +76,7 @@ class Config:
                      positive=("learning_rate",))
         if not self.start:
             raise SystemExit("bad setting: --start names the first network (.safetensors)")
+        check_folder(self.out)
         try:
             Rules.preset("official", num_players=self.players)
             load_net(self.start)

@@ -31,7 +31,7 @@ from typing import Any
 import torch
 
 from uno_env import Rules
-from uno_env.dataclass_flags import check_bounds, widths
+from uno_env.dataclass_flags import check_bounds, check_folder, widths
 from uno_env.deals import deal_seed
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 from uno_env.tournament_report import write_atomic
@@ -100,6 +100,7 @@ class RunSettings:
             raise SystemExit(f"bad setting: {e}") from None
         if self.init_net and not Path(self.init_net).is_file():
             raise SystemExit(f"--init-net {self.init_net!r} does not exist (or is a folder)")
+        check_folder(self.out)
 
     def rules(self) -> Rules:
         return Rules.preset(self.preset,
