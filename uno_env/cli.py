@@ -412,6 +412,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     shown = [a for a in (args.argv or []) if a != "--resume"]
     command = shlex.join(["uno-env", "leaderboard", *shown])
     with user_errors():
+        from .tournament_report import check_distinct
+
+        check_distinct({"--out": out, "--json": record})
         settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
                                              args.rating_rounds, args.seed)
         leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,
