@@ -14,6 +14,7 @@ import dataclasses
 import inspect
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,9 @@ def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) 
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
                                 help=text)
         else:
-            kind = {"int": int, "float": finite_float, "str": str}[str(f.type)]
+            kinds: dict[str, Callable[[str], Any]] = {"int": int, "float": finite_float,
+                                                      "str": str}
+            kind = kinds[str(f.type)]
             parser.add_argument(flag, type=kind, default=f.default, help=text)
     return cls(**vars(parser.parse_args(argv)))
 

@@ -13,7 +13,7 @@ import math
 import os
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -172,7 +172,7 @@ def plot_format(path: str | os.PathLike) -> str:
     return fmt
 
 
-def check_distinct(outputs: dict[str, str | os.PathLike | None]) -> None:
+def check_distinct(outputs: Mapping[str, str | os.PathLike | None]) -> None:
     """Raise ``ValueError`` naming two options (``{option: path}``) that name the same
     file: one output would overwrite the other."""
     seen: dict[Path, str] = {}
