@@ -34,8 +34,9 @@ All worlds and playouts of all the decisions of one ``act_in`` call run as one
 batch on the engine: a call with 100 decisions and a budget of 64 steps about
 6,400 games together. A batch holds at most :attr:`IsmctsAgent.max_playouts`
 (262,144) playouts, about 0.7 GB: a call that needs more (many decisions, or a huge
-budget) is played in several batches, one after the other, so memory does not grow
-with budget x decisions.
+budget) is searched in groups of decisions of at most that many playouts, one after
+the other, so neither the games played out nor the playout values held grow with
+budget x decisions.
 
 Actions that are always right are played without search: calling UNO, catching,
 Dobon, and any decision with a single legal action.
@@ -99,13 +100,13 @@ class IsmctsAgent(Agent):
         from . import make_agent  # the registry imports this module
         from .spec import split_spec
         if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
-            raise ValueError(f"budget must be an integer from 1 to {MAX_BUDGET:,} (playouts "
-                             f"per decision), got {budget!r}")
+            raise ValueError(f"budget must be a positive integer at most {MAX_BUDGET:,} "
+                             f"(playouts per decision), got {budget!r}")
         if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
-            raise ValueError(f"horizon must be an integer from 0 to {MAX_HORIZON:,} "
+            raise ValueError(f"horizon must be a non-negative integer at most {MAX_HORIZON:,} "
                              f"(decisions per playout, 0: to the end), got {horizon!r}")
         if not isinstance(confidence, (int, float)) or not 0 <= confidence <= MAX_CONFIDENCE:
-            raise ValueError(f"confidence must be a number from 0 to {MAX_CONFIDENCE:g} "
+            raise ValueError(f"confidence must be a number >= 0 and at most {MAX_CONFIDENCE:g} "
                              f"(standard errors), got {confidence!r}")
         if not isinstance(drew_on_weight, (int, float)) or not 0 < drew_on_weight <= 1:
             raise ValueError(f"drew_on_weight must be a number in (0, 1], "
@@ -167,6 +168,26 @@ class IsmctsAgent(Agent):
 
     def _search(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
                 default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`_search_group` over groups of consecutive decisions of at most
+        :attr:`max_playouts` playouts in all (one group, the whole call, when it fits), so
+        that the playout values held at once are bounded by it too, whatever the budget
+        and the number of decisions (a decision alone never exceeds it: ``MAX_BUDGET``)."""
+        sizes = masks.sum(axis=1)
+        playouts = np.maximum(1, self.budget // sizes) * sizes
+        if playouts.sum() <= self.max_playouts:
+            return self._search_group(engine, games, masks, default, rng)
+        chosen = np.empty(games.size, np.int64)
+        start = 0
+        while start < games.size:
+            end = start + max(1, int(np.searchsorted(np.cumsum(playouts[start:]),
+                                                     self.max_playouts, side="right")))
+            chosen[start:end] = self._search_group(engine, games[start:end], masks[start:end],
+                                                   default[start:end], rng)
+            start = end
+        return chosen
+
+    def _search_group(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
+                      default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The legal action of each listed game whose playouts beat those of ``default``
         (the prior's choice) by the most, counted in standard errors of the
         paired difference less ``confidence``; ``default`` when none does.
