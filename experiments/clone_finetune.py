@@ -40,6 +40,7 @@ from uno_env import Rules
 from uno_env.cli import run_command, run_process
 from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
+from uno_env.stages import claim_stage, stage_settings
 from uno_env.tournament_report import write_atomic
 
 HERE = Path(__file__).parent
@@ -152,15 +153,18 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def train_seed(cfg: Config, seed: int) -> dict[str, str]:
-    """Clone and fine-tune one seed (each stage skipped when finished); its paths and
-    commands."""
+    """Clone and fine-tune one seed (each stage skipped when finished under the same
+    settings: :func:`uno_env.stages.claim_stage`); its paths and commands."""
     root = Path(cfg.out) / f"seed-{seed}"
     clone, finetune = root / "clone", root / "finetune"
     commands = {"clone": clone_command(cfg, seed, clone)}
+    claim_stage(clone, stage_settings(commands["clone"]), f"seed {seed}'s clone")
     if not clone_done(cfg, clone):
         print(f"seed {seed}: cloning {cfg.teacher}", flush=True)
         run_process(commands["clone"])
     commands["finetune"] = finetune_command(cfg, seed, clone / "model.safetensors", finetune)
+    claim_stage(finetune, stage_settings(commands["finetune"], [clone / "model.safetensors"]),
+                f"seed {seed}'s fine-tuning")
     if not finetune_done(finetune):
         print(f"seed {seed}: fine-tuning {cfg.timesteps:,} decisions", flush=True)
         run_process(commands["finetune"])

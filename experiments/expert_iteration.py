@@ -40,6 +40,7 @@ from uno_env import Rules
 from uno_env.cli import run_command, run_process
 from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
+from uno_env.stages import claim_stage, stage_settings
 from uno_env.tournament_report import write_atomic
 
 
@@ -92,11 +93,10 @@ class Config:
 
 
 def distil(cfg: Config, i: int, previous: Path) -> Path:
-    """Network ``i`` (its distillation run, unless finished already in ``--out``)."""
+    """Network ``i`` (its distillation run, unless finished already in ``--out`` under
+    the same settings: :func:`uno_env.stages.claim_stage`)."""
     out = Path(cfg.out) / f"iter-{i}"
     record = out / "record.json"
-    if record.exists() and len(json.loads(record.read_text())["rounds"]) >= 1:
-        return out / "model.safetensors"
     command = [sys.executable, str(Path(__file__).parent / "distill.py"),
                "--players", str(cfg.players), "--init-net", str(previous),
                "--teacher", cfg.expert(previous), "--opponents", cfg.opponents,
@@ -107,6 +107,9 @@ def distil(cfg: Config, i: int, previous: Path) -> Path:
                "--out", str(out)]
     if not cfg.progress:
         command.append("--no-progress")
+    claim_stage(out, stage_settings(command, [previous]), f"iteration {i}")
+    if record.exists() and len(json.loads(record.read_text())["rounds"]) >= 1:
+        return out / "model.safetensors"
     if any((out / "checkpoints").glob("*")):   # a distillation stopped half-way
         command.append("--resume")
     run_process(command)

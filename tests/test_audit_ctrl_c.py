@@ -177,3 +177,14 @@ def test_one_ctrl_c_ends_exploit_and_its_training_process(tmp_path: Path) -> Non
             os.kill(pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "exploit: interrupted"
+
+
+def test_a_failed_step_ends_the_command_in_one_line() -> None:
+    probe = ("import sys\nfrom uno_env.cli import run_command, run_process\n"
+             "sys.exit(run_command(lambda: run_process([sys.executable, 'step.py']), "
+             "'probe'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=ENV, timeout=120, cwd=REPO / "tests")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == "probe: step.py failed (exit status 2)"
+    assert "Traceback" not in done.stderr.split("probe:")[-1]

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from . import checks
@@ -276,6 +277,10 @@ def run_command(main: Callable[[], int | None], name: str) -> int:
             _children.stop()
             print(f"\n{name}: interrupted", file=sys.stderr)
             return 130
+        except subprocess.CalledProcessError as err:   # a step of run_process: it said why
+            step = Path(str(err.cmd[1])).name if len(err.cmd) > 1 else "a step"
+            print(f"{name}: {step} failed (exit status {err.returncode})", file=sys.stderr)
+            return 1
     return int(result or 0)
 
 

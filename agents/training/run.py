@@ -37,7 +37,7 @@ from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 from uno_env.tournament_report import write_atomic
 
 from .. import make_agent
-from ..net import NetAgent, load_net, save_net
+from ..net import NetAgent, PolicyNet, load_net, save_net, widen
 from .device import resolve_device
 from .encoder import PackedLayout
 from .nets import ENCODERS, build_net
@@ -111,10 +111,14 @@ class RunSettings:
 
 
 def new_network(cfg: RunSettings) -> Any:
-    """The network a run trains: ``--init-net`` loaded, or a new one of ``--encoder``."""
+    """The network a run trains: ``--init-net`` loaded (a dense network saved before the
+    observation grew is widened to this version's, computing the same function), or a
+    new one of ``--encoder``."""
     rules = cfg.rules()
     if cfg.init_net:
-        net, _ = load_net(cfg.init_net)
+        net, columns = load_net(cfg.init_net)
+        if isinstance(net, PolicyNet):
+            net = widen(net, columns)
         return net.train()
     return build_net(cfg.encoder, widths(cfg.hidden, "hidden"), PackedLayout.of(rules))
 
