@@ -106,3 +106,20 @@ def test_the_same_distill_command_makes_the_same_network(tmp_path: Path) -> None
         nets.append(load_file(str(tmp_path / run / "model.safetensors")))
     assert nets[0].keys() == nets[1].keys()
     assert all((nets[0][k] == nets[1][k]).all() for k in nets[0])
+
+
+def test_distill_with_fewer_states_than_a_batch_still_learns(tmp_path: Path) -> None:
+    import torch
+
+    from uno_agents.net import load_net
+    from uno_agents.training.encoder import PackedLayout
+    from uno_agents.training.nets import build_net
+    from uno_env import Rules
+
+    done = script("distill.py", *RECIPES["distill.py"], "--batch-size", "1024", "--seed", "3",
+                  "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    torch.manual_seed(3)   # the network the run started from
+    start = build_net("packed", (8,), PackedLayout.of(Rules.preset("official", num_players=2)))
+    trained = load_net(tmp_path / "run" / "model.safetensors")[0].state_dict()
+    assert any(not torch.equal(v, trained[k]) for k, v in start.state_dict().items())
