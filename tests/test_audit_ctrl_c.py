@@ -188,3 +188,15 @@ def test_a_failed_step_ends_the_command_in_one_line() -> None:
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == "probe: step.py failed (exit status 2)"
     assert "Traceback" not in done.stderr.split("probe:")[-1]
+
+
+def test_commands_nest_and_put_the_hooks_back() -> None:
+    from uno_env.cli import run_command
+
+    hook, handler = sys.unraisablehook, signal.getsignal(signal.SIGINT)
+
+    def inner() -> int:
+        assert sys.unraisablehook is not hook and signal.getsignal(signal.SIGINT) is not handler
+        return run_command(lambda: 3, "inner")
+    assert run_command(inner, "outer") == 3
+    assert sys.unraisablehook is hook and signal.getsignal(signal.SIGINT) is handler

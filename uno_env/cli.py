@@ -151,9 +151,11 @@ def user_errors(prefix: str = "uno-env") -> Iterator[None]:
         raise SystemExit(f"{prefix}: {one_line(err)}") from None
 
 
-def _redeliver_interrupts(unraisable: Any) -> None:
-    """A ``sys.unraisablehook`` that raises a swallowed Ctrl-C again where it can stop the
-    command, and hands every other unraisable exception to the hook it replaced.
+def _redelivering(previous: Callable[[Any], None], active: threading.Event
+                  ) -> Callable[[Any], None]:
+    """A ``sys.unraisablehook`` that raises a dropped Ctrl-C again where it can stop the
+    command (while ``active`` is set), and hands every other unraisable exception to
+    ``previous``.
 
     Python cannot propagate an exception out of a callback called from C (llvmlite's
     object-cache notification while numba loads kernels, a finalizer): it reports
@@ -163,19 +165,19 @@ def _redeliver_interrupts(unraisable: Any) -> None:
     line of Python (again if that too is in a callback), and prints nothing. It does so
     from another thread, once the hook has returned: interrupting from the hook itself
     would raise inside the hook, where Python drops it again."""
-    if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        _thread.start_new_thread(_interrupt_soon, ())
-        return
-    _previous_unraisablehook(unraisable)
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and active.is_set():
+            _thread.start_new_thread(_interrupt_soon, (active,))
+            return
+        previous(unraisable)
+    return hook
 
 
-_previous_unraisablehook = sys.unraisablehook
-
-
-def _interrupt_soon() -> None:
-    """Interrupt the main thread a moment from now (from a thread of its own)."""
+def _interrupt_soon(active: threading.Event) -> None:
+    """Interrupt the main thread a moment from now, if the command still runs."""
     time.sleep(0.05)
-    _thread.interrupt_main()
+    if active.is_set():
+        _thread.interrupt_main()
 
 
 #: Seconds a child process has to stop after a forwarded Ctrl-C (to save a checkpoint)
@@ -251,16 +253,19 @@ def _on_ctrl_c(signum: int, frame: Any) -> None:
 @contextmanager
 def _interrupts() -> Iterator[None]:
     """Within the block, a Ctrl-C reaches the command even where Python would drop it
-    (:func:`_redeliver_interrupts`), and reaches its child processes
-    (:func:`_on_ctrl_c`); both hooks are put back after it."""
-    global _previous_unraisablehook
-    _previous_unraisablehook, sys.unraisablehook = sys.unraisablehook, _redeliver_interrupts
+    (:func:`_redelivering`), and reaches its child processes (:func:`_on_ctrl_c`); both
+    hooks are put back after it (blocks may nest)."""
+    active = threading.Event()
+    active.set()
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _redelivering(previous_hook, active)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, _on_ctrl_c) if main_thread else None
     try:
         yield
     finally:
-        sys.unraisablehook = _previous_unraisablehook
+        active.clear()
+        sys.unraisablehook = previous_hook
         if main_thread:
             signal.signal(signal.SIGINT, previous)
 
