@@ -123,3 +123,15 @@ def test_distill_with_fewer_states_than_a_batch_still_learns(tmp_path: Path) -> 
     start = build_net("packed", (8,), PackedLayout.of(Rules.preset("official", num_players=2)))
     trained = load_net(tmp_path / "run" / "model.safetensors")[0].state_dict()
     assert any(not torch.equal(v, trained[k]) for k, v in start.state_dict().items())
+
+
+def test_clone_finetune_with_no_curve_deals_runs_without_a_curve(tmp_path: Path) -> None:
+    done = script("clone_finetune.py", "--teacher", "greedy", "--clone-states", "50",
+                  "--clone-rounds", "1", "--clone-epochs", "1", "--clone-games", "8",
+                  "--timesteps", "64", "--num-envs", "8", "--n-steps", "8", "--batch-size",
+                  "32", "--curve-every", "16", "--curve-deals", "0", "--seeds", "1",
+                  "--deals", "2", "--hidden", "8", "--no-progress", "--out",
+                  str(tmp_path / "cf"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    record = json.loads((tmp_path / "cf" / "seed-0" / "finetune" / "record.json").read_text())
+    assert record["curve"] == []
