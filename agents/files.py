@@ -185,6 +185,20 @@ def safetensors_header(path: Path, kind: str) -> tuple[dict[str, Any], int]:
     return metadata, numbers
 
 
+def read_tensors(path: Path, kind: str) -> dict[str, Any]:
+    """The tensors of a safetensors file, on the CPU, read after
+    :func:`safetensors_header`'s checks; ``ValueError`` naming the file if they cannot
+    be read."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
+    except (SafetensorError, OSError, ValueError) as e:
+        raise ValueError(f"{kind} file {str(path)!r} is not a safetensors file ({e})"
+                         ) from None
+
+
 def check_widths(widths: Any, path: Path | str, kind: str, what: str = "hidden") -> list[int]:
     """``widths`` as positive ints, at most :data:`MAX_LAYERS` of them, each at most
     :data:`MAX_WIDTH`; ``ValueError`` naming the file and the limit otherwise."""

@@ -42,7 +42,14 @@ from uno_env.rules import CHOICES, Rules
 from uno_env.tournament_report import write_atomic
 
 from .base import Agent, check_batch
-from .files import check_parameters, check_widths, parse_header, resolve_model, safetensors_header
+from .files import (
+    check_parameters,
+    check_widths,
+    parse_header,
+    read_tensors,
+    resolve_model,
+    safetensors_header,
+)
 
 #: Where shipped networks live: ``net:<stem>`` finds ``MODELS_DIR/<stem>.safetensors``.
 MODELS_DIR = Path(__file__).parent / "models"
@@ -219,19 +226,8 @@ def load_net(path: str | Path) -> tuple[Any, np.ndarray | None]:
                          f"gives {width}")
     hidden = check_widths(hidden, path, "network")
     check_parameters([[inputs, *hidden, actions], hidden[-1:] + [1]], numbers, path, "network")
-    return _filled(path, lambda: PolicyNet(hidden, inputs, actions), read_tensors(path)), columns
-
-
-def read_tensors(path: Path) -> dict[str, torch.Tensor]:
-    """The tensors of a safetensors file, on the CPU (after :func:`safetensors_header`'s
-    checks); ``ValueError`` naming the file if they cannot be read."""
-    from safetensors import SafetensorError, safe_open
-
-    try:
-        with safe_open(str(path), framework="pt") as f:
-            return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
-    except (SafetensorError, OSError, ValueError) as e:
-        raise ValueError(f"network file {str(path)!r} is not a safetensors file: {e}") from None
+    net = _filled(path, lambda: PolicyNet(hidden, inputs, actions), read_tensors(path, "network"))
+    return net, columns
 
 
 def _columns(path: Path, layout: dict[str, Any], rules_only: bool = False
@@ -290,7 +286,8 @@ def _load_encoder_net(path: Path, header: dict[str, Any], numbers: int
     # a packed encoder reads the rules view alone of the dense observation
     columns = _columns(path, layout, rules_only=encoder == "packed")
     check_parameters([[*hidden, actions]], numbers, path, "network")
-    return _filled(path, lambda: build_net(encoder, hidden, packed), read_tensors(path)), columns
+    return _filled(path, lambda: build_net(encoder, hidden, packed),
+                   read_tensors(path, "network")), columns
 
 
 def widen(net: PolicyNet, columns: np.ndarray | None) -> PolicyNet:

@@ -56,6 +56,7 @@ from .files import (
     check_widths,
     check_zip,
     parse_header,
+    read_tensors,
     resolve_model,
     safetensors_header,
 )
@@ -436,25 +437,10 @@ def _read_header(path: Path) -> tuple[dict[str, Any], int]:
         config = parse_header(meta[HEADER_KEY], path, "ppo model", "policy header")
         if not isinstance(config, dict):
             raise TypeError("the header is not a JSON object")
-    except TypeError as e:
-        raise ValueError(f"ppo model file {str(path)!r} has a malformed policy header: "
-                         f"{e}") from None
-    except ValueError as e:
+    except (TypeError, ValueError) as e:
         raise ValueError(f"ppo model file {str(path)!r} has a malformed policy header: "
                          f"{e}") from None
     return config, numbers
-
-
-def _read_tensors(path: Path) -> dict[str, torch.Tensor]:
-    """The tensors of a policy file (after :func:`_read_header`'s checks)."""
-    from safetensors import SafetensorError, safe_open
-
-    try:
-        with safe_open(str(path), framework="pt") as f:
-            return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
-    except (SafetensorError, OSError, ValueError) as e:
-        raise ValueError(f"ppo model file {str(path)!r} is not a safetensors file ({e})"
-                         ) from None
 
 
 def _build_policy(config: dict[str, Any], path: Path, numbers: int) -> Any:
@@ -522,7 +508,7 @@ def read_policy(path: str | Path) -> Any:
     path = check_file(path, "ppo model")
     config, numbers = _read_header(path)
     policy = _build_policy(config, path, numbers)
-    return _filled_policy(policy, _read_tensors(path), path)
+    return _filled_policy(policy, read_tensors(path, "ppo model"), path)
 
 
 def _filled_policy(policy: Any, tensors: dict[str, torch.Tensor], path: Path) -> Any:
