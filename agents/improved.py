@@ -48,7 +48,16 @@ from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
 
 from .base import Agent, BatchAgent, check_batch
-from .files import check_builtin, check_file, resolve_model
+from .files import (
+    MAX_LAYERS,
+    check_builtin,
+    check_file,
+    check_limit,
+    check_parameters,
+    check_widths,
+    check_zip,
+    resolve_model,
+)
 from .policy import observation_columns, scale_observation
 
 
@@ -116,6 +125,7 @@ def load_advisers(path: str | Path) -> tuple[list[tuple[AdvantageNet, float]], s
     def bad(why: str) -> ValueError:
         return ValueError(f"advantage model file {str(path)!r}: {why}")
 
+    check_zip(path, "advantage model")
     try:
         saved = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError:
@@ -143,8 +153,13 @@ def load_advisers(path: str | Path) -> tuple[list[tuple[AdvantageNet, float]], s
                   f"the observation; this version has {OBS_SIZE}") from None
     if not specs:
         raise bad("it holds no advantage network")
+    check_limit(path, "advantage model", "its adviser count", len(specs), MAX_LAYERS)
     advisers = []
     for hidden, state, margin in specs:
+        numbers = sum(t.numel() for t in state.values() if isinstance(t, torch.Tensor)) \
+            if isinstance(state, dict) else 0
+        widths = check_widths(list(hidden), path, "advantage model")
+        check_parameters([[obs_size, *widths, NUM_ACTIONS]], numbers, path, "advantage model")
         try:
             net = AdvantageNet(hidden, obs_size)
             net.load_state_dict(state)

@@ -34,8 +34,9 @@ All worlds and playouts of all the decisions of one ``act_in`` call run as one
 batch on the engine: a call with 100 decisions and a budget of 64 steps about
 6,400 games together. A batch holds at most :attr:`IsmctsAgent.max_playouts`
 (262,144) playouts, about 0.7 GB: a call that needs more (many decisions, or a huge
-budget) is played in several batches, one after the other, so memory does not grow
-with budget x decisions.
+budget) is searched in groups of decisions of at most that many playouts, one after
+the other, so neither the games played out nor the playout values held grow with
+budget x decisions.
 
 Actions that are always right are played without search: calling UNO, catching,
 Dobon, and any decision with a single legal action.
@@ -57,6 +58,19 @@ from uno_env.engine.state import State
 from uno_env.engine.worlds import search_values
 
 from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
+
+#: Most playouts per decision (``budget``): a decision within it takes seconds, not hours.
+MAX_BUDGET = 1 << 16
+#: Longest playout in decisions (``horizon``); games end by their own ``max_turns`` anyway.
+MAX_HORIZON = 10_000
+#: Most standard errors ``confidence`` may ask for (beyond it no action ever beats the
+#: default, and the search is only slower than its prior).
+MAX_CONFIDENCE = 100.0
+
+
+def _shown(spec: str) -> str:
+    """``spec`` quoted, cut to 60 characters (a nested spec can be any length)."""
+    return repr(spec) if len(spec) <= 60 else repr(spec[:57] + "...")
 
 
 class IsmctsAgent(Agent):
@@ -84,20 +98,26 @@ class IsmctsAgent(Agent):
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
                  opponent: str = "", prior: str = "", screen: float = 0.25) -> None:
         from . import make_agent  # the registry imports this module
-        if not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"budget must be a positive integer (playouts per decision), "
-                             f"got {budget!r}")
-        if not isinstance(horizon, int) or horizon < 0:
-            raise ValueError(f"horizon must be a non-negative integer, got {horizon!r}")
-        if not isinstance(confidence, (int, float)) or not confidence >= 0:
-            raise ValueError(f"confidence must be a number >= 0 (standard errors), "
-                             f"got {confidence!r}")
+        from .spec import split_spec
+        if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
+            raise ValueError(f"budget must be a positive integer at most {MAX_BUDGET:,} "
+                             f"(playouts per decision), got {budget!r}")
+        if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
+            raise ValueError(f"horizon must be a non-negative integer at most {MAX_HORIZON:,} "
+                             f"(decisions per playout, 0: to the end), got {horizon!r}")
+        if not isinstance(confidence, (int, float)) or not 0 <= confidence <= MAX_CONFIDENCE:
+            raise ValueError(f"confidence must be a number >= 0 and at most {MAX_CONFIDENCE:g} "
+                             f"(standard errors), got {confidence!r}")
         if not isinstance(drew_on_weight, (int, float)) or not 0 < drew_on_weight <= 1:
             raise ValueError(f"drew_on_weight must be a number in (0, 1], "
                              f"got {drew_on_weight!r}")
         if not isinstance(screen, (int, float)) or not 0 <= screen < 1:
             raise ValueError(f"screen must be a number in [0, 1) (the share of the worlds "
                              f"of a first round), got {screen!r}")
+        for role, spec in (("playout", playout), ("opponent", opponent), ("prior", prior)):
+            if isinstance(spec, str) and split_spec(spec)[0] == self.name:
+                raise ValueError(f"{role} {_shown(spec)} is itself a search: a search's "
+                                 f"playout, opponent and prior must be agents without one")
         self.budget = budget
         self.screen = float(screen)
         self.playout = playout
@@ -148,6 +168,26 @@ class IsmctsAgent(Agent):
 
     def _search(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
                 default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`_search_group` over groups of consecutive decisions of at most
+        :attr:`max_playouts` playouts in all (one group, the whole call, when it fits), so
+        that the playout values held at once are bounded by it too, whatever the budget
+        and the number of decisions (a decision alone never exceeds it: ``MAX_BUDGET``)."""
+        sizes = masks.sum(axis=1)
+        playouts = np.maximum(1, self.budget // sizes) * sizes
+        if playouts.sum() <= self.max_playouts:
+            return self._search_group(engine, games, masks, default, rng)
+        chosen = np.empty(games.size, np.int64)
+        start = 0
+        while start < games.size:
+            end = start + max(1, int(np.searchsorted(np.cumsum(playouts[start:]),
+                                                     self.max_playouts, side="right")))
+            chosen[start:end] = self._search_group(engine, games[start:end], masks[start:end],
+                                                   default[start:end], rng)
+            start = end
+        return chosen
+
+    def _search_group(self, engine: Engine, games: np.ndarray, masks: np.ndarray,
+                      default: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The legal action of each listed game whose playouts beat those of ``default``
         (the prior's choice) by the most, counted in standard errors of the
         paired difference less ``confidence``; ``default`` when none does.

@@ -42,7 +42,14 @@ from uno_env.rules import CHOICES, Rules
 from uno_env.tournament_report import write_atomic
 
 from .base import Agent, check_batch
-from .files import resolve_model
+from .files import (
+    check_parameters,
+    check_widths,
+    parse_header,
+    read_tensors,
+    resolve_model,
+    safetensors_header,
+)
 
 #: Where shipped networks live: ``net:<stem>`` finds ``MODELS_DIR/<stem>.safetensors``.
 MODELS_DIR = Path(__file__).parent / "models"
@@ -191,25 +198,18 @@ def load_net(path: str | Path) -> tuple[Any, np.ndarray | None]:
     else: a missing file or a folder, a file that is not safetensors, a header without
     the network's shape, tensors of another shape, or an observation layout this
     version cannot provide."""
-    from safetensors import SafetensorError, safe_open
-
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"network file {str(path)!r}: "
                          f"{'is a folder' if path.is_dir() else 'does not exist'}")
+    meta, numbers = safetensors_header(path, "network")
     try:
-        with safe_open(str(path), framework="pt") as f:
-            meta = f.metadata() or {}
-            tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
-    except (SafetensorError, OSError, ValueError) as e:
-        raise ValueError(f"network file {str(path)!r} is not a safetensors file: {e}") from None
-    try:
-        header = json.loads(meta["uno_env"])
+        header = parse_header(meta["uno_env"], path, "network", "network header")
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"network file {str(path)!r} has no valid network header "
                          f"({type(e).__name__}: {e})") from None
     if isinstance(header, dict) and "encoder" in header:
-        return _load_encoder_net(path, header, tensors)
+        return _load_encoder_net(path, header, numbers)
     try:
         hidden, inputs, actions = header["hidden"], int(header["inputs"]), int(header["actions"])
         layout = header["layout"]
@@ -224,7 +224,10 @@ def load_net(path: str | Path) -> tuple[Any, np.ndarray | None]:
     if width != inputs:
         raise ValueError(f"network file {str(path)!r} reads {inputs} inputs but its layout "
                          f"gives {width}")
-    return _filled(path, lambda: PolicyNet(hidden, inputs, actions), tensors), columns
+    hidden = check_widths(hidden, path, "network")
+    check_parameters([[inputs, *hidden, actions], hidden[-1:] + [1]], numbers, path, "network")
+    net = _filled(path, lambda: PolicyNet(hidden, inputs, actions), read_tensors(path, "network"))
+    return net, columns
 
 
 def _columns(path: Path, layout: dict[str, Any], rules_only: bool = False
@@ -253,20 +256,26 @@ def _filled(path: Path, build: Any, tensors: dict[str, torch.Tensor]) -> Any:
     return net.eval()
 
 
-def _load_encoder_net(path: Path, header: dict[str, Any], tensors: dict[str, torch.Tensor]
+def _load_encoder_net(path: Path, header: dict[str, Any], numbers: int
                       ) -> tuple[torch.nn.Module, np.ndarray | None]:
     """A network of the learner from its header (format 2): ``(network, columns)``,
-    ``columns`` the observation columns of the ``rules`` view the network reads."""
+    ``columns`` the observation columns of the ``rules`` view the network reads;
+    ``numbers``: how many its file holds (the declared network may need no more)."""
     from .training.encoder import PackedLayout
     from .training.nets import ENCODERS, build_net
 
     name = str(path)
     try:
-        encoder, hidden = str(header["encoder"]), [int(h) for h in header["hidden"]]
+        encoder, hidden = str(header["encoder"]), check_widths(header["hidden"], path, "network")
         actions, layout = int(header["actions"]), header["layout"]
         packed = PackedLayout.from_json(header["packed_layout"]) if encoder == "packed" \
             else None
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"network file {name!r} has no valid network header "
+                         f"({type(e).__name__}: {e})") from None
+    except ValueError as e:
+        if name in str(e):
+            raise
         raise ValueError(f"network file {name!r} has no valid network header "
                          f"({type(e).__name__}: {e})") from None
     if encoder not in ENCODERS or encoder == "dense":
@@ -276,7 +285,9 @@ def _load_encoder_net(path: Path, header: dict[str, Any], tensors: dict[str, tor
                          f"{NUM_ACTIONS}")
     # a packed encoder reads the rules view alone of the dense observation
     columns = _columns(path, layout, rules_only=encoder == "packed")
-    return _filled(path, lambda: build_net(encoder, hidden, packed), tensors), columns
+    check_parameters([[*hidden, actions]], numbers, path, "network")
+    return _filled(path, lambda: build_net(encoder, hidden, packed),
+                   read_tensors(path, "network")), columns
 
 
 def widen(net: PolicyNet, columns: np.ndarray | None) -> PolicyNet:

@@ -48,7 +48,18 @@ from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
 from uno_env.rules import CHOICES, Rules
 from uno_env.tournament_report import write_atomic
 
-from .files import MODELS_DIR, check_builtin, check_file, resolve_model
+from .files import (
+    MODELS_DIR,
+    check_builtin,
+    check_file,
+    check_parameters,
+    check_widths,
+    check_zip,
+    parse_header,
+    read_tensors,
+    resolve_model,
+    safetensors_header,
+)
 from .net import LogitsAgent
 
 #: The observation layout of this version, as ``UnoFeatures`` records it.
@@ -405,38 +416,38 @@ def export_policy(policy: Any, path: str | Path) -> Path:
     return path
 
 
-def _read_safetensors(path: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
-    """``(config, tensors)`` of a policy file; ``ValueError`` naming it if it is not one."""
-    from safetensors import SafetensorError, safe_open
-
+def _read_header(path: Path) -> tuple[dict[str, Any], int]:
+    """``(config, numbers)`` of a policy file: its header, and how many numbers its
+    tensors hold (:func:`uno_agents.files.safetensors_header`'s checks first);
+    ``ValueError`` naming it if it is not one."""
     try:
-        with safe_open(str(path), framework="pt") as f:
-            meta = f.metadata() or {}
-            tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (not a dict)
-    except (SafetensorError, OSError, ValueError) as e:
+        meta, numbers = safetensors_header(path, "ppo model")
+    except ValueError:
         with path.open("rb") as f:
-            zipped = f.read(4) == b"PK\x03\x04"
-        what = ("a zip (an SB3 model? name it .zip)" if zipped
-                else f"not a safetensors file ({e})")
-        raise ValueError(f"ppo model file {str(path)!r} is {what}") from None
+            if f.read(4) == b"PK\x03\x04":
+                raise ValueError(f"ppo model file {str(path)!r} is a zip (an SB3 model? "
+                                 f"name it .zip)") from None
+        raise
     if HEADER_KEY not in meta:
         hint = " (it is a net: network)" if "uno_env" in meta else ""
         raise ValueError(f"ppo model file {str(path)!r} has no policy header "
                          f"{HEADER_KEY!r}{hint}; policy files are written by "
                          f"uno_agents.policy.export_policy")
     try:
-        config = json.loads(meta[HEADER_KEY])
+        config = parse_header(meta[HEADER_KEY], path, "ppo model", "policy header")
         if not isinstance(config, dict):
             raise TypeError("the header is not a JSON object")
     except (TypeError, ValueError) as e:
         raise ValueError(f"ppo model file {str(path)!r} has a malformed policy header: "
                          f"{e}") from None
-    return config, tensors
+    return config, numbers
 
 
-def _build_policy(config: dict[str, Any], path: Path) -> Any:
+def _build_policy(config: dict[str, Any], path: Path, numbers: int) -> Any:
     """The untrained policy ``config`` describes; ``ValueError`` naming ``path`` for a
-    config that is malformed or does not fit this version (actions, observation)."""
+    config that is malformed, does not fit this version (actions, observation), or
+    declares a network beyond the limits or the ``numbers`` its file holds
+    (:func:`uno_agents.files.check_parameters`), before building anything."""
     def bad(why: str) -> ValueError:
         return ValueError(f"ppo model file {str(path)!r}: {why}")
 
@@ -464,7 +475,12 @@ def _build_policy(config: dict[str, Any], path: Path) -> Any:
             and all(isinstance(v, list) and all(type(w) is int and w > 0 for w in v)
                     for v in net_arch.values()))
     if not arch_ok:
-        raise bad(f"net_arch must be positive layer widths, got {net_arch!r}")
+        raise bad(f"net_arch must be positive layer widths, got {str(net_arch)[:80]}")
+    pi, vf = (net_arch["pi"], net_arch["vf"]) if isinstance(net_arch, dict) \
+        else (net_arch, net_arch)
+    pi, vf = check_widths(pi, path, "ppo model", "pi"), check_widths(vf, path, "ppo model", "vf")
+    check_parameters([[obs_size, *pi, actions], [obs_size, *vf, 1]], numbers, path,
+                     "ppo model")
     if actions != NUM_ACTIONS:
         raise bad(f"the policy has {actions} actions; this version has {NUM_ACTIONS}")
     if sum(s for _, s in views) != obs_size:
@@ -490,12 +506,14 @@ def read_policy(path: str | Path) -> Any:
     heuristic, another number of actions, an observation this version cannot provide,
     or tensors that do not fit the policy the header describes."""
     path = check_file(path, "ppo model")
-    return _policy_from(*_read_safetensors(path), path)
+    config, numbers = _read_header(path)
+    policy = _build_policy(config, path, numbers)
+    return _filled_policy(policy, read_tensors(path, "ppo model"), path)
 
 
-def _policy_from(config: dict[str, Any], tensors: dict[str, torch.Tensor], path: Path) -> Any:
-    """The policy ``config`` describes with ``tensors`` loaded, on the CPU, in eval mode."""
-    policy = _build_policy(config, path)
+def _filled_policy(policy: Any, tensors: dict[str, torch.Tensor], path: Path) -> Any:
+    """``policy`` holding ``tensors``, on the CPU, in eval mode; ``ValueError`` naming
+    the file when they do not fit it."""
     try:
         policy.load_state_dict(tensors)
     except (RuntimeError, TypeError, ValueError) as e:
@@ -512,6 +530,7 @@ def load_legacy_zip(path: str | Path) -> Any:
     from .sb3_zip import read_sb3_zip
 
     path = check_file(path, "ppo model")
+    check_zip(path, "ppo model")
     try:
         config, tensors = read_sb3_zip(path)
     except ValueError as e:
@@ -524,7 +543,9 @@ def load_legacy_zip(path: str | Path) -> Any:
             views = prefix_views(obs_size)
         except ValueError as e:
             raise ValueError(f"ppo model file {str(path)!r}: {e}") from None
-    return _policy_from({**config, "format": FORMAT, "views": views}, tensors, path)
+    numbers = sum(t.numel() for t in tensors.values() if isinstance(t, torch.Tensor))
+    policy = _build_policy({**config, "format": FORMAT, "views": views}, path, numbers)
+    return _filled_policy(policy, tensors, path)
 
 
 def load_policy(path: str | Path) -> Any:

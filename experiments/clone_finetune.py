@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -38,9 +37,10 @@ from typing import Any
 from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
-from uno_env.cli import run_command
-from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.cli import run_command, run_process
+from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
+from uno_env.stages import claim_stage, stage_settings
 from uno_env.tournament_report import write_atomic
 
 HERE = Path(__file__).parent
@@ -89,6 +89,7 @@ class Config:
                      non_negative=("anchor", "ent_coef", "heuristic_share", "seed",
                                    "curve_deals"),
                      positive=("learning_rate",))
+        check_folder(self.out)
         if self.heuristic_share > 1:
             raise SystemExit(f"bad setting: --heuristic-share must be at most 1, "
                              f"got {self.heuristic_share}")
@@ -152,18 +153,21 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def train_seed(cfg: Config, seed: int) -> dict[str, str]:
-    """Clone and fine-tune one seed (each stage skipped when finished); its paths and
-    commands."""
+    """Clone and fine-tune one seed (each stage skipped when finished under the same
+    settings: :func:`uno_env.stages.claim_stage`); its paths and commands."""
     root = Path(cfg.out) / f"seed-{seed}"
     clone, finetune = root / "clone", root / "finetune"
     commands = {"clone": clone_command(cfg, seed, clone)}
+    claim_stage(clone, stage_settings(commands["clone"]), f"seed {seed}'s clone")
     if not clone_done(cfg, clone):
         print(f"seed {seed}: cloning {cfg.teacher}", flush=True)
-        subprocess.run(commands["clone"], check=True)
+        run_process(commands["clone"])
     commands["finetune"] = finetune_command(cfg, seed, clone / "model.safetensors", finetune)
+    claim_stage(finetune, stage_settings(commands["finetune"], [clone / "model.safetensors"]),
+                f"seed {seed}'s fine-tuning")
     if not finetune_done(finetune):
         print(f"seed {seed}: fine-tuning {cfg.timesteps:,} decisions", flush=True)
-        subprocess.run(commands["finetune"], check=True)
+        run_process(commands["finetune"])
     return {"seed": str(seed), "clone": str(clone / "model.safetensors"),
             "finetune": str(finetune / "model.safetensors"),
             **{f"{k}_command": recorded(v) for k, v in commands.items()}}

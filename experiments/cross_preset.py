@@ -179,6 +179,23 @@ def resumable(cfg: Config) -> bool:
         and not (out / "config.json").exists() and last_checkpoint(out) is not None
 
 
+def kept_work(cfg: Config, resume: bool) -> str:
+    """What in ``cfg.out`` a run of ``cfg`` without ``--retrain`` would have to delete
+    ("" when nothing: no folder, an empty one, a model of these settings, or, with
+    ``resume``, an interrupted run of them)."""
+    out = Path(cfg.out)
+    if not out.is_dir() or not any(out.iterdir()) or cached(cfg):
+        return ""
+    if resumable(cfg):
+        return "" if resume else ("an interrupted run of these settings: --resume "
+                                  "continues it, --retrain replaces it")
+    if read_json(out / "settings.json") == model_settings(asdict(cfg)) \
+            and not (out / "config.json").exists():
+        return ("an unfinished run of these settings without a checkpoint: --retrain "
+                "replaces it")
+    return "a model or run of other settings: --retrain replaces it, or choose another --out"
+
+
 def row_configs(args: argparse.Namespace, presets: list[str],
                 out: Path) -> dict[tuple[str, int], Config]:
     """The training settings of every trained row and seed: ``{(row, seed): Config}``."""
@@ -234,9 +251,19 @@ def progress_bar(args: argparse.Namespace, total: int, unit: str) -> Any:
 def train_policies(args: argparse.Namespace,
                    rows: dict[tuple[str, int], Config]) -> list[str]:
     """Train the models whose folder holds none of their settings (all with ``--retrain``),
-    longest first; returns the folders trained in this run."""
+    longest first; returns the folders trained in this run. Nothing saved is deleted
+    without ``--retrain``: a folder holding other work (another model, or an interrupted
+    run without ``--resume``) stops the run, in one line, before any training."""
+    ordered = sorted(rows.items(), key=lambda kv: -kv[1].timesteps)
+    if not args.retrain:
+        kept = [(f"{name} seed {seed}", cfg, why) for (name, seed), cfg in ordered
+                if (why := kept_work(cfg, args.resume))]
+        if kept:
+            where, cfg, why = kept[0]
+            more = f" (and {len(kept) - 1} more)" if len(kept) > 1 else ""
+            raise SystemExit(f"cross_preset: {where}: {cfg.out} holds {why}{more}; it is kept")
     todo = []
-    for (name, seed), cfg in sorted(rows.items(), key=lambda kv: -kv[1].timesteps):
+    for (name, seed), cfg in ordered:
         where = f"{name} seed {seed}"
         if not args.retrain and cached(cfg):
             print(f"{where}: reusing the model in {cfg.out} (trained with these settings)")
@@ -245,9 +272,8 @@ def train_policies(args: argparse.Namespace,
             print(f"{where}: continuing the interrupted run in {cfg.out}")
             todo.append(replace(cfg, resume=True))
             continue
-        if Path(cfg.out).exists():
-            why = "--retrain" if args.retrain else "trained with other settings, or unfinished"
-            print(f"{where}: replacing the run in {cfg.out} ({why})")
+        if Path(cfg.out).exists():   # with --retrain, or a folder with nothing saved in it
+            print(f"{where}: replacing the run in {cfg.out} (--retrain)")
             shutil.rmtree(cfg.out)
         Path(cfg.out).mkdir(parents=True)
         write_atomic(Path(cfg.out) / "settings.json",

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.cli import run_command, run_process
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -135,9 +137,11 @@ def main(argv: list[str] | None = None) -> None:
             commands[f"{arm} seed {seed}"] = cmd
             if not (out / "record.json").exists():
                 print(f"{arm}, seed {seed}: training", flush=True)
-                done = subprocess.run(cmd)
-                if done.returncode:
-                    raise SystemExit(f"{arm}, seed {seed} failed (exit {done.returncode})")
+                try:
+                    run_process(cmd)
+                except subprocess.CalledProcessError as err:
+                    raise SystemExit(f"{arm}, seed {seed} failed (exit {err.returncode})"
+                                     ) from None
             records.setdefault(arm, []).append(json.loads((out / "record.json").read_text()))
     summary = summarise(records, args.opponents)
     for arm, s in summary.items():
@@ -158,4 +162,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_command(main, "encoder_curves"))

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -38,9 +37,10 @@ from typing import Any
 from uno_agents import make_agent
 from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules
-from uno_env.cli import run_command
-from uno_env.dataclass_flags import check_bounds, parse_dataclass
+from uno_env.cli import run_command, run_process
+from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
+from uno_env.stages import claim_stage, stage_settings
 from uno_env.tournament_report import write_atomic
 
 
@@ -77,6 +77,7 @@ class Config:
                      positive=("learning_rate",))
         if not self.start:
             raise SystemExit("bad setting: --start names the first network (.safetensors)")
+        check_folder(self.out)
         try:
             Rules.preset("official", num_players=self.players)
             load_net(self.start)
@@ -92,11 +93,10 @@ class Config:
 
 
 def distil(cfg: Config, i: int, previous: Path) -> Path:
-    """Network ``i`` (its distillation run, unless finished already in ``--out``)."""
+    """Network ``i`` (its distillation run, unless finished already in ``--out`` under
+    the same settings: :func:`uno_env.stages.claim_stage`)."""
     out = Path(cfg.out) / f"iter-{i}"
     record = out / "record.json"
-    if record.exists() and len(json.loads(record.read_text())["rounds"]) >= 1:
-        return out / "model.safetensors"
     command = [sys.executable, str(Path(__file__).parent / "distill.py"),
                "--players", str(cfg.players), "--init-net", str(previous),
                "--teacher", cfg.expert(previous), "--opponents", cfg.opponents,
@@ -107,9 +107,12 @@ def distil(cfg: Config, i: int, previous: Path) -> Path:
                "--out", str(out)]
     if not cfg.progress:
         command.append("--no-progress")
+    claim_stage(out, stage_settings(command, [previous]), f"iteration {i}")
+    if record.exists() and len(json.loads(record.read_text())["rounds"]) >= 1:
+        return out / "model.safetensors"
     if any((out / "checkpoints").glob("*")):   # a distillation stopped half-way
         command.append("--resume")
-    subprocess.run(command, check=True)
+    run_process(command)
     return out / "model.safetensors"
 
 

@@ -114,7 +114,7 @@ def test_cross_preset_reuses_a_model_only_for_the_same_settings(tmp_path: Path) 
     assert "reusing" not in first and recorded("official")["net"] == "16"
     again = run_script("cross_preset.py", *flags, "--net", "16")
     assert again.count("reusing the model") == 5
-    other = run_script("cross_preset.py", *flags, "--net", "8", "--players", "3")
+    other = run_script("cross_preset.py", *flags, "--net", "8", "--players", "3", "--retrain")
     assert "reusing" not in other and other.count("replacing the run") == 5
     for row in ("official", "mixture", "mixture-no-rules"):
         assert (recorded(row)["net"], recorded(row)["players"]) == ("8", 3)

@@ -65,9 +65,12 @@ def real(value: Any, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                        np.floating)):
         raise TypeError(f"{name} must be a real number, got {describe(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:   # an int beyond any float
+        number = math.inf
     if not math.isfinite(number):
-        raise ValueError(f"{name} must be finite, got {number}")
+        raise ValueError(f"{name} must be finite, got {describe(value)}")
     return number
 
 

@@ -8,12 +8,21 @@ are printed as plain text.
 
 from __future__ import annotations
 
+import _thread
 import argparse
+import contextlib
 import math
+import os
 import pickle
+import signal
+import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 from . import checks
 from .agent_registry import load_entry_point, make_agent
@@ -142,15 +151,180 @@ def user_errors(prefix: str = "uno-env") -> Iterator[None]:
         raise SystemExit(f"{prefix}: {one_line(err)}") from None
 
 
-def run_command(main: Callable[[], int | None], name: str) -> int:
-    """Run a command's ``main``; Ctrl-C ends it with a one-line message on stderr and exit
-    status 130 (no traceback). Returns the exit status (``main``'s result, 0 for None)."""
+def _redelivering(previous: Callable[[Any], None], active: threading.Event
+                  ) -> Callable[[Any], None]:
+    """A ``sys.unraisablehook`` that raises a dropped Ctrl-C again where it can stop the
+    command (while ``active`` is set), and hands every other unraisable exception to
+    ``previous``.
+
+    Python cannot propagate an exception out of a callback called from C (llvmlite's
+    object-cache notification while numba loads kernels, a finalizer): it reports
+    ``Exception ignored ...`` and drops it. A ``KeyboardInterrupt`` dropped there was a
+    Ctrl-C lost, and the command ran on. The hook interrupts the main thread again
+    (``_thread.interrupt_main``), so the ``KeyboardInterrupt`` is raised at its next
+    line of Python (again if that too is in a callback), and prints nothing. It does so
+    from another thread, once the hook has returned: interrupting from the hook itself
+    would raise inside the hook, where Python drops it again."""
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and active.is_set():
+            _thread.start_new_thread(_interrupt_soon, (active,))
+            return
+        previous(unraisable)
+    return hook
+
+
+def _interrupt_soon(active: threading.Event) -> None:
+    """Interrupt the main thread a moment from now, if the command still runs."""
+    time.sleep(0.05)
+    if active.is_set():
+        _thread.interrupt_main()
+
+
+#: Seconds a child process has to stop after a forwarded Ctrl-C (to save a checkpoint)
+#: before it is killed with everything it started.
+CHILD_GRACE_S = 10.0
+
+
+class _Children:
+    """The processes :func:`run_process` started and that are still running, from any
+    thread: a Ctrl-C is forwarded to each at once (even while the main thread waits for
+    threads that wait for them), and each is killed after :data:`CHILD_GRACE_S`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running: dict[subprocess.Popen[Any], bool] = {}   # -> interrupted already
+
+    def add(self, proc: subprocess.Popen[Any]) -> None:
+        with self.lock:
+            self.running[proc] = False
+
+    def discard(self, proc: subprocess.Popen[Any]) -> None:
+        with self.lock:
+            self.running.pop(proc, None)
+
+    def interrupt(self, only: subprocess.Popen[Any] | None = None) -> None:
+        """SIGINT to the process group of each child (of ``only``), once, and SIGKILL to
+        it when it is still there :data:`CHILD_GRACE_S` seconds later (from a thread of
+        its own, so that it happens whatever this process waits for meanwhile)."""
+        with self.lock:
+            procs = [p for p, done in self.running.items()
+                     if not done and (only is None or p is only)]
+            for proc in procs:
+                self.running[proc] = True
+        for proc in procs:
+            _signal_group(proc, signal.SIGINT)
+            _thread.start_new_thread(_kill_after_grace, (proc,))
+
+    def stop(self, only: subprocess.Popen[Any] | None = None) -> None:
+        """Interrupt each child (``only``), and wait until it has ended (killed after
+        the grace period), so that nothing it started outlives it."""
+        self.interrupt(only)
+        with self.lock:
+            procs = [p for p in self.running if only is None or p is only]
+        for proc in procs:
+            with contextlib.suppress(BaseException):   # a second Ctrl-C stops waiting
+                proc.wait(timeout=2 * CHILD_GRACE_S)
+            self.discard(proc)
+
+
+def _kill_after_grace(proc: subprocess.Popen[Any]) -> None:
+    """Kill ``proc``'s process group (what it started too) once it has ended or the
+    grace period is over."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=CHILD_GRACE_S)
+    _signal_group(proc, signal.SIGKILL)
+
+
+def _signal_group(proc: subprocess.Popen[Any], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+_children = _Children()
+
+
+def _on_ctrl_c(signum: int, frame: Any) -> None:
+    """The SIGINT handler of a command: forward the Ctrl-C to the running children, then
+    raise ``KeyboardInterrupt`` as Python's own handler does."""
+    _children.interrupt()
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _interrupts() -> Iterator[None]:
+    """Within the block, a Ctrl-C reaches the command even where Python would drop it
+    (:func:`_redelivering`), and reaches its child processes (:func:`_on_ctrl_c`); both
+    hooks are put back after it (blocks may nest)."""
+    active = threading.Event()
+    active.set()
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _redelivering(previous_hook, active)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c) if main_thread else None
     try:
-        result = main()
-    except KeyboardInterrupt:
-        print(f"\n{name}: interrupted", file=sys.stderr)
-        return 130
+        yield
+    finally:
+        active.clear()
+        sys.unraisablehook = previous_hook
+        if main_thread:
+            signal.signal(signal.SIGINT, previous)
+
+
+def run_command(main: Callable[[], int | None], name: str) -> int:
+    """Run a command's ``main``; Ctrl-C ends it, and every process it started with
+    :func:`run_process`, with a one-line message on stderr and exit status 130 (no
+    traceback), also where Python would drop the interrupt (:func:`_interrupts`).
+    Returns the exit status (``main``'s result, 0 for None)."""
+    with _interrupts():
+        try:
+            result = main()
+        except KeyboardInterrupt:
+            _children.stop()
+            print(f"\n{name}: interrupted", file=sys.stderr)
+            return 130
+        except subprocess.CalledProcessError as err:   # a step of run_process: it said why
+            step = Path(str(err.cmd[1])).name if len(err.cmd) > 1 else "a step"
+            print(f"{name}: {step} failed (exit status {err.returncode})", file=sys.stderr)
+            return 1
     return int(result or 0)
+
+
+def _dies_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to send the child SIGTERM when its parent ends,
+    however the parent ends (a kill included); None elsewhere. The C library is looked
+    up here, in the parent, so that the child only calls it."""
+    if sys.platform != "linux":
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return lambda: prctl(1, signal.SIGTERM)   # 1: PR_SET_PDEATHSIG
+
+
+def run_process(command: Sequence[str], *, stdout: Any = None) -> None:
+    """Run ``command`` (an experiment's step in its own process) to its end, from any
+    thread, raising ``subprocess.CalledProcessError`` if it fails; a Ctrl-C or any
+    exception in this process ends it and every process it started.
+
+    The child runs in a process group of its own, so a Ctrl-C at the terminal reaches
+    this process alone, which forwards it to the group (a training saves its
+    checkpoint), waits up to :data:`CHILD_GRACE_S` seconds, then kills the group. On
+    Linux the child also gets SIGTERM when this process ends in any other way."""
+    proc = subprocess.Popen(list(command), stdout=stdout, start_new_session=True,
+                            preexec_fn=_dies_with_parent())
+    _children.add(proc)
+    try:
+        code = proc.wait()
+    except BaseException:
+        _children.stop(proc)
+        raise
+    finally:
+        _children.discard(proc)
+    if code:
+        raise subprocess.CalledProcessError(code, list(command))
 
 
 def _rules(preset: str, players: int) -> Rules:
@@ -248,6 +422,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     shown = [a for a in (args.argv or []) if a != "--resume"]
     command = shlex.join(["uno-env", "leaderboard", *shown])
     with user_errors():
+        from .tournament_report import check_distinct
+
+        check_distinct({"--out": out, "--json": record})
         settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
                                              args.rating_rounds, args.seed)
         leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,

@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
+import math
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -51,13 +54,41 @@ def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) 
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
                                 help=text)
         else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            kinds: dict[str, Callable[[str], Any]] = {"int": int, "float": finite_float,
+                                                      "str": str}
+            kind = kinds[str(f.type)]
             parser.add_argument(flag, type=kind, default=f.default, help=text)
     return cls(**vars(parser.parse_args(argv)))
 
 
+def finite_float(text: str) -> float:
+    """An argparse ``type`` for finite numbers: ``inf`` and ``nan`` are usage errors (no
+    setting of a run means anything at them)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+finite_float.__name__ = "number"
+
+
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
+
+
+def check_folder(text: str, name: str = "out") -> Path:
+    """``text`` as the path of an output folder, if it is one or can be made one:
+    ``SystemExit`` naming the flag when it, or a folder above it, is a file."""
+    path = Path(text)
+    for place in [path, *path.parents]:
+        if place.exists() and not place.is_dir():
+            where = "is a file" if place == path else f"lies under {str(place)!r}, a file"
+            raise SystemExit(f"{_flag(name)} {text!r} {where}: it must be a folder")
+    return path
 
 
 def check_bounds(cfg: Any, at_least_one: tuple[str, ...] = (), non_negative: tuple[str, ...] = (),
@@ -69,8 +100,11 @@ def check_bounds(cfg: Any, at_least_one: tuple[str, ...] = (), non_negative: tup
              (fractions, lambda v: 0 <= v <= 1, "in [0, 1]")]
     for names, ok, what in tests:
         for name in names:
-            if not ok(getattr(cfg, name)):
-                raise SystemExit(f"{_flag(name)} must be {what}, got {getattr(cfg, name)}")
+            value = getattr(cfg, name)
+            if not math.isfinite(value):
+                raise SystemExit(f"{_flag(name)} must be a finite number {what}, got {value}")
+            if not ok(value):
+                raise SystemExit(f"{_flag(name)} must be {what}, got {value}")
 
 
 def widths(text: str, name: str) -> tuple[int, ...]:

@@ -57,7 +57,7 @@ class UnoEnv(gym.Env):
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, preset: str = "official", num_players: int = 4,
+    def __init__(self, preset: str = "official", num_players: int | None = None,
                  opponents: OpponentSpec = None, learner_seat: SeatSpec = 0,
                  illegal_reward: float = -1.0, rules: Rules | None = None,
                  render_mode: str | None = None, **rule_overrides: Any) -> None:

@@ -122,17 +122,60 @@ def _pack(records: Records, clock: Clock, done: list[int], key: str) -> bytes:
     return buf.getvalue()
 
 
-def _unpack(path: Path, key: str) -> tuple[Records, Clock, set[int]] | None:
-    """A saved table of the same settings, or None (none, or of other settings)."""
+def _unpack(path: Path, key: str) -> tuple[Records, Clock, set[int]]:
+    """The saved table in ``path``, if saved under the settings ``key``; ``ValueError``
+    naming the file, and changing nothing, if it is damaged or of other settings."""
     try:
-        with np.load(path) as data:
-            if str(data["key"]) != key:
-                return None
-            records = Records(**{f.name: data[f"r_{f.name}"] for f in fields(Records)})
-            return (records, Clock(data["seconds"].copy(), data["decisions"].copy()),
-                    set(data["done"].tolist()))
-    except (OSError, KeyError, ValueError):
-        return None
+        with np.load(path, allow_pickle=False) as data:
+            saved = str(data["key"])
+            if saved == key:
+                records = Records(**{f.name: data[f"r_{f.name}"] for f in fields(Records)})
+                return (records, Clock(data["seconds"].copy(), data["decisions"].copy()),
+                        set(data["done"].tolist()))
+    except Exception as e:   # noqa: BLE001 - a damaged file fails in many ways: name it
+        raise ValueError(f"the saved progress {str(path)!r} is damaged ({type(e).__name__}: "
+                         f"{' '.join(str(e).split())[:80]}); it is kept: remove it to start "
+                         f"over") from None
+    raise ValueError(f"--resume: the saved progress {str(path)!r} was played under other "
+                     f"settings ({_first_difference(saved, key)}); it is kept: resume it "
+                     f"with its own settings, or remove it to start over")
+
+
+def _first_difference(saved: str, wanted: str) -> str:
+    """The first setting in which two progress keys differ, as text."""
+    def parse(key: str) -> dict[str, Any]:
+        text, _, players = key.rpartition(" players=")
+        try:
+            return {**json.loads(text), "players": players}
+        except ValueError:
+            return {"key": key}
+    old, new = parse(saved), parse(wanted)
+    for name in sorted(set(old) | set(new)):
+        if old.get(name) != new.get(name):
+            return f"{name} {old.get(name)!r} there, {new.get(name)!r} now"
+    return "another key"
+
+
+def check_progress(progress: Path, key: str, resume: bool) -> None:
+    """Refuse, before anything is played, a saved progress file that the run would
+    overwrite: without ``resume`` (continuing it takes --resume; removing it starts
+    over), or with ``resume`` when it is damaged or of other settings (:func:`_unpack`)."""
+    if not progress.exists():
+        return
+    if not resume:
+        raise ValueError(f"{str(progress)!r} holds the progress of a stopped run: --resume "
+                         f"continues it (under the same settings); remove it to start over")
+    _unpack(progress, key)
+
+
+def progress_file(record: Path, players: int) -> Path:
+    """Where the progress of the ``players`` table of the run writing ``record`` is kept."""
+    return record.with_name(f".{record.stem}-{players}p.progress.npz")
+
+
+def progress_key(settings: Settings, players: int) -> str:
+    """What a table's saved progress must have been played under to be continued."""
+    return f"{settings.key()} players={players}"
 
 
 def _play_piece(rules: Rules, specs: list[str], schedule: Schedule, ids: list[int]
@@ -156,8 +199,9 @@ def play_table(settings: Settings, players: int, progress: Path, resume: bool, j
     deals = settings.deals_2p if players == 2 else settings.deals_4p
     rules = Rules.preset(settings.preset, num_players=players)
     schedule = schedule_of(players, specs, deals, settings.seed)
-    key = f"{settings.key()} players={players}"
+    key = progress_key(settings, players)
     _, labels = build_agents(specs)
+    check_progress(progress, key, resume)
     saved = _unpack(progress, key) if resume and progress.exists() else None
     parts, clock, done = ([saved[0]], saved[1], saved[2]) if saved else (
         [], Clock.zeros(len(specs)), set())
@@ -192,18 +236,38 @@ def play_table(settings: Settings, players: int, progress: Path, resume: bool, j
 
 def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
     """Exploiter win rates keyed ``"<players>:<target spec>"`` from ``experiments/exploit.py``
-    records (one per table size, e.g. heads-up and 4 players); a missing or unreadable
-    record adds nothing."""
+    records (one per table size, e.g. heads-up and 4 players); a missing record adds
+    nothing, a damaged or malformed one is a ``ValueError`` naming it."""
     found: dict[str, dict[str, Any]] = {}
     for path in paths:
+        if not path.exists():
+            continue
         try:
             record = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        players = record.get("players", 2)
-        found.update({f"{players}:{row['target']}": {**row["exploiter"],
-                                                     "command": record.get("command")}
-                      for row in record.get("rows", []) if "target" in row and "exploiter" in row})
+            found.update(_exploit_rows(record))
+        except (OSError, ValueError, TypeError) as e:
+            raise ValueError(f"exploit record {str(path)!r} is damaged or malformed "
+                             f"({type(e).__name__}: {' '.join(str(e).split())[:100]})"
+                             ) from None
+    return found
+
+
+def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
+    """The rows of one exploit record, keyed ``"<players>:<target>"``; ``TypeError``
+    saying what is malformed."""
+    if not isinstance(record, dict) or not isinstance(record.get("rows", []), list):
+        raise TypeError("it is not a JSON object with a list of rows")
+    players = record.get("players", 2)
+    if type(players) is not int:
+        raise TypeError(f"its players {players!r} is not an integer")
+    found = {}
+    for row in record.get("rows", []):
+        if not isinstance(row, dict) or not isinstance(row.get("exploiter", {}), dict) \
+                or not isinstance(row.get("target", ""), str):
+            raise TypeError(f"a row {str(row)[:40]} is not a target with its exploiter")
+        if "target" in row and "exploiter" in row:
+            found[f"{players}:{row['target']}"] = {**row["exploiter"],
+                                                   "command": record.get("command")}
     return found
 
 
@@ -337,12 +401,14 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     for players, specs, _ in settings.tables():
         build_agents(specs)                       # every spec checked before any game
         seatings(len(specs), players)
+        check_progress(progress_file(out_json, players), progress_key(settings, players),
+                       resume)                    # and every saved table
+    exploits = exploitability(*exploit)
     load_before = load_average()
     start = time.perf_counter()
-    exploits = exploitability(*exploit)
     results = []
     for players, _, _ in settings.tables():
-        progress = out_json.with_name(f".{out_json.stem}-{players}p.progress.npz")
+        progress = progress_file(out_json, players)
         results.append((progress, play_table(settings, players, progress, resume, jobs, say)))
     record = {"command": command, "date": datetime.date.today().isoformat(),
               "json": Path(os.path.relpath(out_json, out_md.parent)).as_posix(),

@@ -41,15 +41,25 @@ def action_space() -> gym.spaces.Discrete:
     return gym.spaces.Discrete(NUM_ACTIONS)
 
 
-def make_rules(rules: Rules | None = None, preset: str = "official", num_players: int = 4,
-               **rule_overrides: Any) -> Rules:
-    """``rules`` itself, or the preset with ``num_players`` and any option overridden."""
+def make_rules(rules: Rules | None = None, preset: str = "official",
+               num_players: int | None = None, **rule_overrides: Any) -> Rules:
+    """``rules`` itself, or the preset with ``num_players`` (default 4) and any option
+    overridden. ``TypeError`` for ``rules`` that is not a :class:`Rules` (a preset's name
+    goes in ``preset``), ``ValueError`` for a ``num_players`` that contradicts ``rules``
+    or rule options given with ``rules``: nothing given is silently ignored."""
     if rules is not None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules (e.g. Rules.preset('official')), got "
+                            f"{checks.describe(rules)}; a preset's name goes in preset=")
         if rule_overrides:
             raise ValueError("give either rules or rule options, not both")
+        if num_players is not None and checks.integer(num_players, "num_players") \
+                != rules.num_players:
+            raise ValueError(f"num_players={num_players} contradicts the rules given, which "
+                             f"have {rules.num_players} players (give one or the other)")
         return rules
-    return Rules.preset(preset, num_players=checks.integer(num_players, "num_players"),
-                        **rule_overrides)
+    players = 4 if num_players is None else checks.integer(num_players, "num_players")
+    return Rules.preset(preset, num_players=players, **rule_overrides)
 
 
 def resolve_opponents(opponents: OpponentSpec, num_players: int) -> list[Any]:

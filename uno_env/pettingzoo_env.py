@@ -46,6 +46,7 @@ from . import checks
 from .actions import NUM_ACTIONS
 from .engine import Engine
 from .engine.observe import OBS_SIZE, observation_bounds
+from .learner import make_rules
 from .render import render_ansi, render_rgb
 from .rules import Rules
 
@@ -170,15 +171,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         "render_fps": 2,
     }
 
-    def __init__(self, preset: str = "official", num_players: int = 4,
+    def __init__(self, preset: str = "official", num_players: int | None = None,
                  render_mode: str | None = None, *, rules: Rules | None = None,
                  **rule_overrides: Any) -> None:
         super().__init__()
-        if rules is None:
-            rules = Rules.preset(preset, num_players=checks.integer(num_players, "num_players"),
-                                 **rule_overrides)
-        elif rule_overrides:
-            rules = rules.replace(**rule_overrides)
+        if rules is None or not rule_overrides:
+            rules = make_rules(rules, preset, num_players, **rule_overrides)
+        else:   # options given with rules change them
+            rules = make_rules(rules, preset, num_players).replace(**rule_overrides)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of "
                              f"{self.metadata['render_modes']}")

@@ -56,10 +56,10 @@ class UnoMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         config = dict(config or {})
         preset = config.pop("preset", "official")
-        num_players = config.pop("num_players", 4)
+        num_players = config.pop("num_players", None)
         self._seed = checks.seed(config.pop("seed", None))
         self.illegal_reward = checks.real(config.pop("illegal_reward", -1.0), "illegal_reward")
-        self.rules = make_rules(None, preset, num_players, **config)
+        self.rules = make_rules(config.pop("rules", None), preset, num_players, **config)
         self.num_players = self.rules.num_players
         self.possible_agents = [agent_id(p) for p in range(self.num_players)]
         self.agents = list(self.possible_agents)

@@ -11,7 +11,9 @@ import io
 import json
 import math
 import os
-from collections.abc import Sequence
+import secrets
+import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -123,14 +125,17 @@ def print_results(results: Sequence[TournamentResult]) -> None:
 
 def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
     """Write ``text`` to ``path`` atomically (a temporary file renamed over it; the
-    temporary file is removed if the write or the rename fails)."""
+    temporary file is removed if the write or the rename fails). Each write has a
+    temporary file of its own (process, thread and a random part in its name, created
+    exclusively), so writers of one file never collide: the file ends whole, as one of
+    them wrote it."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tag = f"{os.getpid()}.{threading.get_ident()}.{secrets.token_hex(4)}"
+    tmp = path.with_name(f".{path.name}.{tag}.tmp")
     try:
-        if isinstance(text, bytes):
-            tmp.write_bytes(text)
-        else:
-            tmp.write_text(text, encoding="utf-8")
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        with tmp.open("xb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -167,11 +172,27 @@ def plot_format(path: str | os.PathLike) -> str:
     return fmt
 
 
+def check_distinct(outputs: Mapping[str, str | os.PathLike | None]) -> None:
+    """Raise ``ValueError`` naming two options (``{option: path}``) that name the same
+    file: one output would overwrite the other."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs.items():
+        if not path:
+            continue
+        key = Path(path).resolve()
+        if key in seen:
+            raise ValueError(f"{seen[key]} and {option} name the same file {str(path)!r}: "
+                             f"each output needs a file of its own")
+        seen[key] = option
+
+
 def check_outputs(json_path: str | None = None, csv_path: str | None = None,
                   plot_path: str | None = None) -> None:
     """Check the report files before anything is played (:func:`check_output`; the
-    figure's format too): a bad path must not cost the results."""
-    for option, path in (("--json", json_path), ("--csv", csv_path), ("--plot", plot_path)):
+    figure's format too; no two the same file): a bad path must not cost the results."""
+    outputs = {"--json": json_path, "--csv": csv_path, "--plot": plot_path}
+    check_distinct(outputs)
+    for option, path in outputs.items():
         if path:
             check_output(path, option)
     if plot_path:

@@ -77,7 +77,7 @@ class UnoVecEnv(_VecEnvBase):
     or one agent per seat offset 1..P-1 from the learner.
     """
 
-    def __init__(self, num_envs: int = 64, preset: str = "official", num_players: int = 4,
+    def __init__(self, num_envs: int = 64, preset: str = "official", num_players: int | None = None,
                  opponents: OpponentSpec = None, learner_seat: SeatSpec = 0,
                  seed: int | None = None, illegal_reward: float = -1.0,
                  rules: Rules | None = None, **rule_overrides: Any) -> None:
@@ -190,7 +190,7 @@ class UnoVectorEnv(VectorEnv):
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 64, preset: str = "official", num_players: int = 4,
+    def __init__(self, num_envs: int = 64, preset: str = "official", num_players: int | None = None,
                  opponents: OpponentSpec = None, learner_seat: SeatSpec = 0,
                  seed: int | None = None, illegal_reward: float = -1.0,
                  rules: Rules | None = None, **rule_overrides: Any) -> None:

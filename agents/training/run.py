@@ -31,13 +31,13 @@ from typing import Any
 import torch
 
 from uno_env import Rules
-from uno_env.dataclass_flags import check_bounds, widths
+from uno_env.dataclass_flags import check_bounds, check_folder, widths
 from uno_env.deals import deal_seed
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 from uno_env.tournament_report import write_atomic
 
 from .. import make_agent
-from ..net import NetAgent, load_net, save_net
+from ..net import NetAgent, PolicyNet, load_net, save_net, widen
 from .device import resolve_device
 from .encoder import PackedLayout
 from .nets import ENCODERS, build_net
@@ -100,6 +100,7 @@ class RunSettings:
             raise SystemExit(f"bad setting: {e}") from None
         if self.init_net and not Path(self.init_net).is_file():
             raise SystemExit(f"--init-net {self.init_net!r} does not exist (or is a folder)")
+        check_folder(self.out)
 
     def rules(self) -> Rules:
         return Rules.preset(self.preset,
@@ -110,10 +111,14 @@ class RunSettings:
 
 
 def new_network(cfg: RunSettings) -> Any:
-    """The network a run trains: ``--init-net`` loaded, or a new one of ``--encoder``."""
+    """The network a run trains: ``--init-net`` loaded (a dense network saved before the
+    observation grew is widened to this version's, computing the same function), or a
+    new one of ``--encoder``."""
     rules = cfg.rules()
     if cfg.init_net:
-        net, _ = load_net(cfg.init_net)
+        net, columns = load_net(cfg.init_net)
+        if isinstance(net, PolicyNet):
+            net = widen(net, columns)
         return net.train()
     return build_net(cfg.encoder, widths(cfg.hidden, "hidden"), PackedLayout.of(rules))
 

@@ -19,9 +19,11 @@ Match scores can exceed ``int16``: each is split into ``score >> 15`` and
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ..cards import KIND_COLOR, KIND_SYMBOL, NUM_COLORS, NUM_KINDS
+from ..cards import DECKS, KIND_COLOR, KIND_SYMBOL, NUM_COLORS, NUM_KINDS
 from ..rules import Rules
 from .observe import NUM_SYMBOLS, OBS_SIZE, VIEW_SLICES, rules_vector
 from .state import NUM_PHASES, State
@@ -124,14 +126,16 @@ def pack(rules: Rules, s: State, players: np.ndarray) -> np.ndarray:
     if rules.teams:
         out[:, v["partner_hand"]] = s.hands[np.arange(n), (players + 2) % p]
     if rules.zero_open:
-        out[:, v["shown_hands"]] = s.shown[rows, seats].reshape(n, -1)
+        out[:, v["shown_hands"]] = s.shown[rows, seats].reshape(n, (p - 1) * NUM_KINDS)
     return out
 
 
 def unpack(packed: np.ndarray, rules: Rules) -> np.ndarray:
     """``float32[G, OBS_SIZE]``: packed rows (from :meth:`Engine.observe_packed` under
     ``rules``) in the documented observation layout, equal to what
-    :meth:`Engine.observe` returns for the same games and players."""
+    :meth:`Engine.observe` returns for the same games and players. A value no packed
+    row under ``rules`` can hold (a kind, color, phase or seat out of range, a count
+    beyond the deck) raises ``ValueError`` naming its view (:func:`check_fields`)."""
     packed = np.asarray(packed)
     size = packed_size(rules)
     if packed.ndim != 2 or packed.shape[1] != size or packed.dtype.kind not in "iu":
@@ -140,6 +144,7 @@ def unpack(packed: np.ndarray, rules: Rules) -> np.ndarray:
     n, p = packed.shape[0], rules.num_players
     pv, ov = packed_views(rules), VIEW_SLICES
     x = packed.astype(np.int64)
+    check_fields(x, rules)
     col = {name: x[:, view.start] for name, view in pv.items() if view.stop - view.start == 1}
     out = np.zeros((n, OBS_SIZE), np.float32)
     out[:, ov["rules"]] = rules_vector(rules)
@@ -158,7 +163,7 @@ def unpack(packed: np.ndarray, rules: Rules) -> np.ndarray:
         out[:, ov[name].start:ov[name].start + m] = x[:, pv[name]]
     bits = x[:, pv["drew_on"], None] >> np.arange(NUM_COLORS)
     start = ov["drew_on"].start
-    out[:, start:start + m * NUM_COLORS] = (bits & 1).reshape(n, -1)
+    out[:, start:start + m * NUM_COLORS] = (bits & 1).reshape(n, m * NUM_COLORS)
     seat_rows, offsets = np.divmod(np.arange(n * m), m)
     last = x[:, pv["last_played"]].ravel()
     played = last >= 0
@@ -178,6 +183,57 @@ def unpack(packed: np.ndarray, rules: Rules) -> np.ndarray:
         start = ov["shown_hands"].start
         out[:, start:start + m * NUM_KINDS] = x[:, pv["shown_hands"]]
     return out
+
+
+def field_bounds(rules: Rules) -> dict[str, tuple[np.ndarray | int, np.ndarray | int]]:
+    """``(lowest, highest)`` of every view of a packed row under ``rules`` (per column
+    for the counts by kind: at most the copies of each kind in the deck): the values a
+    game under these rules can produce."""
+    p, copies = rules.num_players, DECKS[rules.deck].astype(np.int64)
+    cards = int(copies.sum())
+    per_kind = (0, copies)
+    bounds: dict[str, tuple[np.ndarray | int, np.ndarray | int]] = {
+        "hand": per_kind, "discards": per_kind,
+        "top": (0, NUM_KINDS - 1), "color": (0, NUM_COLORS - 1), "phase": (0, NUM_PHASES - 1),
+        "pending_draw": (0, np.iinfo(PACKED_DTYPE).max), "direction": (-1, 1),
+        "acting_seat": (0, p - 1),
+        "drawn": (-1, NUM_KINDS - 1), "uno_called": (0, 1), "uno_exposed": (0, p - 1),
+        "own_hand_size": (0, cards), "draw_pile": (0, cards),
+        "hand_sizes": (0, cards), "seats_present": (0, 1),
+        "drew_on": (0, (1 << NUM_COLORS) - 1), "last_played": (-1, NUM_KINDS - 1),
+        "last_named": (-1, NUM_COLORS - 1), "wd4_after_draw": (0, 1),
+        "scores_high": (np.iinfo(PACKED_DTYPE).min, np.iinfo(PACKED_DTYPE).max),
+        "scores_low": (0, (1 << SCORE_SHIFT) - 1),
+        "partner_hand": per_kind, "shown_hands": (0, np.tile(copies, p - 1))}
+    return bounds
+
+
+@functools.lru_cache(maxsize=64)
+def _bound_rows(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(lowest, highest)`` of every column of a packed row under ``rules``."""
+    low = np.empty(packed_size(rules), np.int64)
+    high = np.empty_like(low)
+    bounds = field_bounds(rules)
+    for name, view in packed_views(rules).items():
+        low[view], high[view] = bounds[name]
+    return low, high
+
+
+def check_fields(rows: np.ndarray, rules: Rules) -> None:
+    """Raise ``ValueError`` naming the view (and row) of the first value of packed
+    ``rows`` that no game under ``rules`` produces (:func:`field_bounds`; ``direction``
+    is -1 or 1)."""
+    low, high = _bound_rows(rules)
+    bad = (rows < low) | (rows > high)
+    direction = packed_views(rules)["direction"].start
+    bad[:, direction] |= rows[:, direction] == 0
+    if not bad.any():
+        return
+    row, column = (int(i[0]) for i in np.nonzero(bad))
+    name = next(n for n, v in packed_views(rules).items() if v.start <= column < v.stop)
+    allowed = "-1 or 1" if name == "direction" else f"{low[column]}..{high[column]}"
+    raise ValueError(f"packed observation row {row}: {name} {int(rows[row, column])} is "
+                     f"impossible under these rules (it lies in {allowed})")
 
 
 def _one_hot(out: np.ndarray, rows: np.ndarray, columns: np.ndarray, where: np.ndarray) -> None:

@@ -1,0 +1,202 @@
+"""One Ctrl-C ends a command, and every process it started, within seconds: exit status
+130, one line on stderr, no traceback. Each test sends SIGINT once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {**os.environ,
+       "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/cmdline").exists(),
+                                reason="finds processes through /proc")
+
+
+def processes_with(tag: str, *more: str) -> list[int]:
+    """The ids of the running processes whose command line holds ``tag`` (and ``more``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and entry.name != str(os.getpid()):
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                state = (entry / "stat").read_text().split(") ")[-1][:1]
+            except OSError:
+                continue
+            if all(t.encode() in cmdline for t in (tag, *more)) and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def wait_for(condition: object, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():   # type: ignore[operator]
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=ENV)
+
+
+def interrupt_once(proc: subprocess.Popen[str], within: float) -> tuple[str, float]:
+    """Send one SIGINT; ``(stderr, seconds to exit)``; kills the process and fails if it
+    is still running ``within`` seconds later."""
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=within)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        pytest.fail(f"still running {within} s after one Ctrl-C: {err[-2000:]}")
+    return err, time.monotonic() - sent
+
+
+CALLBACK_PROBE = """
+import ctypes, signal, sys, time
+from uno_env.cli import run_command
+
+def main():
+    # as when Ctrl-C arrives while llvmlite calls back into Python (numba loading
+    # kernels): the KeyboardInterrupt is raised inside a ctypes callback, which drops it
+    ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))()
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        time.sleep(0.01)
+    return 0
+
+sys.exit(run_command(main, "probe"))
+"""
+
+
+def test_a_ctrl_c_python_drops_in_a_callback_still_ends_the_command() -> None:
+    done = subprocess.run([sys.executable, "-c", CALLBACK_PROBE], capture_output=True,
+                          text=True, env=ENV, timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "probe: interrupted"
+
+
+def test_other_unraisable_errors_are_still_reported() -> None:
+    probe = ("import ctypes, sys\nfrom uno_env.cli import run_command\n"
+             "def boom():\n    raise RuntimeError('from a callback')\n"
+             "sys.exit(run_command(lambda: ctypes.CFUNCTYPE(None)(boom)(), 'probe'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=ENV, timeout=120)
+    assert done.returncode == 0 and "RuntimeError: from a callback" in done.stderr
+
+
+@pytest.mark.parametrize("delay", [3.0, 8.0])
+def test_one_ctrl_c_ends_simulate(delay: float) -> None:
+    proc = start("-m", "uno_env.cli", "simulate", "--games", "100000000", "--batch", "64",
+                 "--no-progress")
+    time.sleep(delay)   # loading kernels (3 s on a quiet machine), then playing
+    if proc.poll() is not None:
+        pytest.fail(f"ended before the Ctrl-C: {proc.communicate()[1][-2000:]}")
+    err, _ = interrupt_once(proc, within=10)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert err.strip().splitlines()[-1] == "uno-env: interrupted"
+
+
+THREADED_CHILDREN = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+import uno_env.cli
+from uno_env.cli import run_command, run_process
+
+uno_env.cli.CHILD_GRACE_S = 1.0
+
+def main():
+    # children that ignore Ctrl-C: killed after the grace period
+    child = [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGINT, "
+             "signal.SIG_IGN); time.sleep(120)", sys.argv[1]]
+    with ThreadPoolExecutor(2) as pool:   # children waited for by threads, as in a sweep
+        list(pool.map(lambda _: run_process(child), range(2)))
+
+sys.exit(run_command(main, "probe"))
+"""
+
+
+def test_one_ctrl_c_ends_children_waited_for_by_threads() -> None:
+    tag = f"audit-{uuid.uuid4().hex}"
+    proc = start("-c", THREADED_CHILDREN, tag)
+    try:
+        assert wait_for(lambda: len(processes_with(tag)) == 3, 60), "children never started"
+        err, seconds = interrupt_once(proc, within=8)
+    finally:
+        for pid in processes_with(tag):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130 and err.strip() == "probe: interrupted", err
+    assert seconds < 5
+    assert processes_with(tag) == []
+
+
+def test_a_child_ends_when_its_parent_is_killed() -> None:
+    tag = f"audit-{uuid.uuid4().hex}"
+    probe = ("import sys\nfrom uno_env.cli import run_process\n"
+             "run_process([sys.executable, '-c', 'import time; time.sleep(120)', sys.argv[1]])\n")
+    proc = start("-c", probe, tag)
+    try:
+        assert wait_for(lambda: len(processes_with(tag)) == 2, 60), "child never started"
+        proc.kill()
+        proc.communicate()
+        assert wait_for(lambda: processes_with(tag) == [], 5), "the child outlived its parent"
+    finally:
+        for pid in processes_with(tag):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.train
+def test_one_ctrl_c_ends_exploit_and_its_training_process(tmp_path: Path) -> None:
+    pytest.importorskip("safetensors")
+    out = tmp_path / f"probe-{uuid.uuid4().hex}"
+    proc = start(str(REPO / "experiments" / "exploit.py"), "--targets", "greedy",
+                 "--init-net", str(REPO / "agents" / "models" / "official-2p.safetensors"),
+                 "--timesteps", "100000000", "--deals", "4", "--num-envs", "8",
+                 "--n-steps", "16", "--batch-size", "64", "--out", str(out))
+    try:
+        assert wait_for(lambda: len(processes_with(str(out), "train_ppo.py")) >= 1, 180), \
+            f"no training started: {proc.poll()}"
+        time.sleep(5)   # the training process loads and starts
+        err, _ = interrupt_once(proc, within=30)
+        assert wait_for(lambda: processes_with(str(out)) == [], 5), "a child survived"
+    finally:
+        for pid in processes_with(str(out)):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "exploit: interrupted"
+
+
+def test_a_failed_step_ends_the_command_in_one_line() -> None:
+    probe = ("import sys\nfrom uno_env.cli import run_command, run_process\n"
+             "sys.exit(run_command(lambda: run_process([sys.executable, 'step.py']), "
+             "'probe'))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=ENV, timeout=120, cwd=REPO / "tests")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == "probe: step.py failed (exit status 2)"
+    assert "Traceback" not in done.stderr.split("probe:")[-1]
+
+
+def test_commands_nest_and_put_the_hooks_back() -> None:
+    from uno_env.cli import run_command
+
+    hook, handler = sys.unraisablehook, signal.getsignal(signal.SIGINT)
+
+    def inner() -> int:
+        assert sys.unraisablehook is not hook and signal.getsignal(signal.SIGINT) is not handler
+        return run_command(lambda: 3, "inner")
+    assert run_command(inner, "outer") == 3
+    assert sys.unraisablehook is hook and signal.getsignal(signal.SIGINT) is handler
