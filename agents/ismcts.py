@@ -98,7 +98,6 @@ class IsmctsAgent(Agent):
                  confidence: float = 2.0, drew_on_weight: float = 1.0,
                  opponent: str = "", prior: str = "", screen: float = 0.25) -> None:
         from . import make_agent  # the registry imports this module
-        from .spec import split_spec
         if not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET:
             raise ValueError(f"budget must be a positive integer at most {MAX_BUDGET:,} "
                              f"(playouts per decision), got {budget!r}")
@@ -115,7 +114,7 @@ class IsmctsAgent(Agent):
             raise ValueError(f"screen must be a number in [0, 1) (the share of the worlds "
                              f"of a first round), got {screen!r}")
         for role, spec in (("playout", playout), ("opponent", opponent), ("prior", prior)):
-            if isinstance(spec, str) and split_spec(spec)[0] == self.name:
+            if isinstance(spec, str) and spec.partition(":")[0].strip() == self.name:
                 raise ValueError(f"{role} {_shown(spec)} is itself a search: a search's "
                                  f"playout, opponent and prior must be agents without one")
         self.budget = budget

@@ -4,9 +4,10 @@ A script started with ``python experiments/<script>.py`` pays for importing torc
 loading the engine's kernels before any work (seconds per process), and the training
 recipes start one script from another. The tests run each script here instead: the same
 ``__main__`` code, the same arguments, its output and exit status captured as
-``subprocess.run`` gives them. A recipe's own ``subprocess.run`` of another script runs
-here too (one at a time); any other command runs as a real process. Tests of what a real
-process does (Ctrl-C, a missing extra) start one themselves.
+``subprocess.run`` gives them. A recipe's own step (``subprocess.run`` or
+``uno_env.cli.run_process`` of another script) runs here too, one at a time; any other
+command runs as a real process. Tests of what a real process does (Ctrl-C, a missing
+extra) start one themselves.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def run_inline(script: str | Path, *args: str) -> subprocess.CompletedProcess:
     process; returns its exit status and output as a finished process."""
     path = Path(script) if Path(script).is_absolute() else EXPERIMENTS / script
     out, err = io.StringIO(), io.StringIO()
-    with _lock, _argv([str(path), *args]), _script_runs_inline(), _signals_kept(), \
+    with _argv([str(path), *args]), _script_runs_inline(), _signals_kept(), \
             redirect_stdout(out), redirect_stderr(err):
         try:
             runpy.run_path(str(path), run_name="__main__")
@@ -68,6 +69,9 @@ def _argv(argv: list[str]):
 @contextmanager
 def _signals_kept():
     """Undo any signal handler a script installs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield                    # only the main thread can set a handler
+        return
     saved = signal.getsignal(signal.SIGINT)
     try:
         yield
@@ -82,7 +86,8 @@ def _inline_run(command: Any, *args: Any, **kwargs: Any) -> subprocess.Completed
     if not (parts and len(parts) >= 2 and parts[0] == sys.executable
             and Path(parts[1]).parent == EXPERIMENTS):
         return _real_run(command, *args, **kwargs)
-    done = run_inline(Path(parts[1]), *parts[2:])
+    with _lock:      # a recipe's threads run their steps one at a time
+        done = run_inline(Path(parts[1]), *parts[2:])
     capture = kwargs.get("capture_output") or kwargs.get("stdout") == subprocess.PIPE
     if not capture:
         if kwargs.get("stdout") != subprocess.DEVNULL:
@@ -95,14 +100,22 @@ def _inline_run(command: Any, *args: Any, **kwargs: Any) -> subprocess.Completed
     return done
 
 
+def _inline_process(command: Any, *, stdout: Any = None) -> None:
+    """:func:`uno_env.cli.run_process` for a recipe's step: inline, as :func:`_inline_run`."""
+    _inline_run(command, check=True, stdout=stdout)
+
+
 @contextmanager
 def _script_runs_inline():
-    saved = subprocess.run
-    subprocess.run = _inline_run
+    """Recipes' steps (``subprocess.run`` and ``uno_env.cli.run_process``) run inline."""
+    import uno_env.cli as cli
+
+    saved = subprocess.run, cli.run_process
+    subprocess.run, cli.run_process = _inline_run, _inline_process
     try:
         yield
     finally:
-        subprocess.run = saved
+        subprocess.run, cli.run_process = saved
 
 
 def environment() -> dict[str, str]:

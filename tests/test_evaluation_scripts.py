@@ -29,7 +29,10 @@ def test_the_reference_heuristic_is_chosen_on_selection_deals_and_reported_on_ev
         assert cell["reference"] == max(chosen, key=lambda a: chosen[a]["win_rate"])
         assert purpose_of(cell["selection"]["first_deal"]) == "selection"
         assert purpose_of(cell["evaluation"]["first_deal"]) == "evaluation"
-        seatings = 12 if cell["players"] == 2 else 4
+        # heads-up every ordered pair; at 4 the four in each rotation; in teams every
+        # pair of heuristics as two teams, in each rotation
+        seatings = {"official": {2: 12, 4: 4}, "teams": {4: 6 * 4}}[cell["preset"]][
+            cell["players"]]
         assert cell["selection"]["games"] == 6 * seatings
         assert cell["evaluation"]["games"] == 5 * seatings
     assert "head_to_head" in record["cells"][0]["evaluation"]

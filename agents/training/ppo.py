@@ -135,7 +135,7 @@ def update(net: Any, optimizer: torch.optim.Optimizer, rollout: Rollout,
                                                              index)[0].float(), legal, masks)
                 kl = (logp_all.exp() * (logp_all - ref)).where(masks, 0.0).sum(-1).mean()
                 loss = loss + settings.anchor * kl
-                sums["anchor_kl"] += float(kl)
+                sums["anchor_kl"] += float(kl.detach())
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), settings.max_grad_norm)

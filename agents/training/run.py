@@ -332,7 +332,7 @@ class Run:
                   "config": dataclasses.asdict(cfg), "decisions": self.decisions,
                   "seconds": round(self.seconds, 1),
                   "decisions_per_second": round(self.decisions / max(self.seconds, 1e-9), 1),
-                  "time_split": {k: round(v, 1) for k, v in self.timing.items()},
+                  "time_split": {k: round(v, 3) for k, v in self.timing.items()},
                   "device": str(self.device), "threads": torch.get_num_threads(),
                   "workers": cfg.worker_count(), "torch": torch.__version__,
                   "curve": self.curve, **{k: v for k, v in card.items() if k != "recipe"}}
