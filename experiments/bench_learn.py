@@ -19,8 +19,8 @@ Each line gives learner steps/s (sampling plus update) and where the time went
 (engine, network inference, update); beside it, the **compute floor** of its
 network: the same forward passes (``n_steps`` batches of ``num_envs`` rows) and the
 same update (``n_epochs`` passes over the rollout) timed alone, with no engine. On a
-GPU (``--device cuda``, or ``auto`` where one is present) (b) and (c) run there; SB3
-stays on the CPU, as the project's SB3 harness runs it.
+GPU (``--device cuda``, or ``auto`` where one is present) all three run there, SB3
+through its harness's own ``--device``.
 
 It writes a JSON record (``--out``) and ends with one line ``learner speedup over
 SB3: <N>x``, N being (c)'s steps/s over (a)'s. The targets, on a 2-core machine:
@@ -125,7 +125,7 @@ class SB3Learner:
 
         ppo = Config(preset=cfg.preset, players=cfg.players, opponents=cfg.opponents,
                      num_envs=cfg.num_envs, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
-                     n_epochs=cfg.n_epochs, seed=cfg.seed, progress=False, device="cpu")
+                     n_epochs=cfg.n_epochs, seed=cfg.seed, progress=False, device=cfg.device)
         self.cfg = cfg
         self.env = make_env(ppo, [])
         self.model = build_model(ppo, VecMonitor(self.env), Path(os.devnull))

@@ -38,6 +38,7 @@ from uno_env.evaluation.intervals import rate_interval
 from uno_env.evaluation.play import seatings
 from uno_env.machine import provenance
 from uno_env.parallel import executor
+from uno_env.rules import played_at
 from uno_env.tournament import SEED_MAX, tournament
 from uno_env.tournament_report import check_output, write_atomic
 
@@ -73,19 +74,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if len(args.agents) < 2:
         parser.error("--heuristics needs at least two agents")
     return args
-
-
-def cells(presets: list[str]) -> list[tuple[str, int]]:
-    """``(preset, players)`` of every cell the rules allow."""
-    out = []
-    for preset in presets:
-        for players in PLAYERS:
-            try:
-                Rules.preset(preset, num_players=players)
-            except ValueError:
-                continue
-            out.append((preset, players))
-    return out
 
 
 def play(agents: list[str], preset: str, players: int, deals: int, seed: int,
@@ -188,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     check_output(args.out, "--out")
-    todo = cells(args.preset_list)
+    todo = played_at(args.preset_list, PLAYERS)
     rows = []
     with executor(args.jobs) as pool:
         futures = [pool.submit(measure_cell, args.agents, p, n, args) for p, n in todo]

@@ -35,6 +35,7 @@ from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
 from uno_env.machine import backend_version, cpu_model
 from uno_env.parallel import executor
+from uno_env.rules import played_at
 from uno_env.tournament import TournamentResult, tournament
 from uno_env.tournament_report import matrix_rows, write_atomic
 
@@ -48,15 +49,8 @@ HEADLINE = "official"
 
 def cells(agents: list[str], presets: list[str]) -> list[tuple[str, str, str, int]]:
     """``(agent, baseline, preset, players)`` of every cell the rules allow."""
-    out = []
-    for preset in presets:
-        for players in PLAYERS:
-            try:
-                Rules.preset(preset, num_players=players)
-            except ValueError:
-                continue
-            out += [(a, b, preset, players) for b in BASELINES for a in agents if a != b]
-    return out
+    return [(a, b, preset, players) for preset, players in played_at(presets, PLAYERS)
+            for b in BASELINES for a in agents if a != b]
 
 
 def is_search(agent: str, args: argparse.Namespace) -> bool:

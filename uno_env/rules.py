@@ -378,3 +378,17 @@ DECISIONS: dict[str, str] = {
     "seven_zero": "a 0 passes hands among the players still in, in the current direction; "
                   "a 7 or 0 that goes out swaps or passes none",
 }
+
+
+def played_at(presets: list[str], players: tuple[int, ...]) -> list[tuple[str, int]]:
+    """``(preset, players)`` for every preset of ``presets`` at every count of ``players``
+    its rules allow (``teams`` is played at 4 only), in that order."""
+    out = []
+    for preset in presets:
+        for n in players:
+            try:
+                Rules.preset(preset, num_players=n)
+            except ValueError:
+                continue
+            out.append((preset, n))
+    return out
