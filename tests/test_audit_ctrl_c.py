@@ -119,21 +119,25 @@ from uno_env.cli import run_command, run_process
 uno_env.cli.CHILD_GRACE_S = 1.0
 
 def main():
-    # children that ignore Ctrl-C: killed after the grace period
-    child = [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGINT, "
-             "signal.SIG_IGN); time.sleep(120)", sys.argv[1]]
+    # children that ignore Ctrl-C (killed after the grace period), each leaving a file
+    # once it does, so the test interrupts only after they are under way
+    child = [sys.executable, "-c", "import pathlib, signal, sys, time; signal.signal("
+             "signal.SIGINT, signal.SIG_IGN); pathlib.Path(sys.argv[2]).touch(); "
+             "time.sleep(120)", sys.argv[1]]
     with ThreadPoolExecutor(2) as pool:   # children waited for by threads, as in a sweep
-        list(pool.map(lambda _: run_process(child), range(2)))
+        list(pool.map(lambda k: run_process(child + [f"{sys.argv[2]}.{k}"]), range(2)))
 
 sys.exit(run_command(main, "probe"))
 """
 
 
-def test_one_ctrl_c_ends_children_waited_for_by_threads() -> None:
+def test_one_ctrl_c_ends_children_waited_for_by_threads(tmp_path: Path) -> None:
     tag = f"audit-{uuid.uuid4().hex}"
-    proc = start("-c", THREADED_CHILDREN, tag)
+    ready = tmp_path / "ready"
+    proc = start("-c", THREADED_CHILDREN, tag, str(ready))
     try:
-        assert wait_for(lambda: len(processes_with(tag)) == 3, 60), "children never started"
+        assert wait_for(lambda: len(list(tmp_path.glob("ready.*"))) == 2, 60), \
+            "children never started"
         err, seconds = interrupt_once(proc, within=8)
     finally:
         for pid in processes_with(tag):
