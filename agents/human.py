@@ -18,7 +18,7 @@ import numpy as np
 
 from uno_env.actions import action_id, action_name
 from uno_env.engine import Engine
-from uno_env.render import render_ansi
+from uno_env.envs.render import render_ansi
 from uno_env.rules import Rules
 
 from .base import Agent, BatchAgent, check_batch, choose_actions

@@ -38,8 +38,8 @@ import torch
 
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
+from uno_env.evaluation.report import write_atomic
 from uno_env.rules import CHOICES, Rules
-from uno_env.tournament_report import write_atomic
 
 from .base import Agent, check_batch
 from .files import (

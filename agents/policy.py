@@ -45,8 +45,8 @@ from stable_baselines3.common.type_aliases import PyTorchObs
 
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
+from uno_env.evaluation.report import write_atomic
 from uno_env.rules import CHOICES, Rules
-from uno_env.tournament_report import write_atomic
 
 from .files import (
     MODELS_DIR,

@@ -21,10 +21,10 @@ Prints, as tables:
 * the PettingZoo AEC env for one game (``uno_env.env``, full wrapper stack) under
   random legal play through ``agent_iter()``, and, when ``rlcard`` is installed,
   the same loop over RLCard's UNO behind PettingZoo's AEC wrappers
-  (``uno_env/rlcard_reference.py``), with the ratio of the two;
+  (``uno_env/tooling/rlcard_reference.py``), with the ratio of the two;
 * learner steps/s of the batched env with random opponents at 1024 and 4096
   games (:func:`bench_vec_env`, the learner core alone, and
-  :class:`uno_env.vector.UnoVecEnv` itself when Stable-Baselines3 is installed);
+  :class:`uno_env.envs.vector.UnoVecEnv` itself when Stable-Baselines3 is installed);
 * decisions/s of the search agent at the budgets in use (:data:`SEARCHES`),
   heads-up, one game at a time, with its playouts compiled and, beside it,
   stepped in Python as before (:func:`bench_search`);
@@ -61,11 +61,11 @@ from uno_env.cli import run_command
 from uno_env.deals import STREAM, deal_seed
 from uno_env.engine import Engine
 from uno_env.engine.core import default_backend
-from uno_env.learner import LearnerCore
-from uno_env.machine import backend_version, cpu_model, load_average
+from uno_env.envs.learner import LearnerCore
+from uno_env.evaluation.report import print_table
+from uno_env.evaluation.simulate import observer, play_random_step
 from uno_env.random_actions import random_legal_actions
-from uno_env.simulate import observer, play_random_step
-from uno_env.tournament_report import print_table
+from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
 BATCHES = (1, 64, 1024, 4096)
 #: Batch sizes also measured without the observation (mask + step + autoreset).
@@ -106,7 +106,7 @@ def measure_throughput(rules: Rules, num_games: int, seconds: float = 3.0,
 
     Each step is what a batched RL loop costs the engine: the legal mask, the
     observation of every acting player (``observation``: ``float32``, ``packed`` or
-    ``none``, see :data:`uno_env.simulate.OBSERVATIONS`), the step, and the
+    ``none``, see :data:`uno_env.evaluation.simulate.OBSERVATIONS`), the step, and the
     reset of games that just ended (same-step autoreset). Runs ``warmup``
     seconds first so one-time costs and the opening of the games are not timed.
     ``backend`` and ``threads`` as in :class:`Engine`.
@@ -248,14 +248,14 @@ def bench_aec(seconds: float, warmup: float) -> None:
          time_aec(lambda p=p: uno_env.env(preset="official", num_players=p), seconds, warmup))
         for p in (PLAYERS, 2)]
     try:
-        from uno_env import rlcard_reference
+        from uno_env.tooling import rlcard_reference
     except ImportError:
         print("rlcard is not installed (the bench extra): no RLCard AEC comparison")
         ref = None
     else:
         ref = time_aec(rlcard_reference.env, seconds, warmup)
-        results.append(("RLCard UNO in PettingZoo's AEC wrappers (uno_env/rlcard_reference.py)", 2,
-                         ref))
+        results.append(("RLCard UNO in PettingZoo's AEC wrappers "
+                        "(uno_env/tooling/rlcard_reference.py)", 2, ref))
     header: tuple[str, ...] = ("env", "players", "steps/s", "steps/game")
     if ref is not None:
         header = (*header, "ratio")
@@ -277,7 +277,7 @@ def time_vec_env(num_envs: int, seconds: float, warmup: float, seed: int = 0) ->
     ``step(actions)`` (opponents play inside, finished games reset with their
     ``terminal_observation`` in ``infos``). Random opponents, official rules.
     """
-    from uno_env.vector import UnoVecEnv
+    from uno_env.envs.vector import UnoVecEnv
 
     env = UnoVecEnv(num_envs=num_envs, num_players=PLAYERS, learner_seat="rotate", seed=seed)
     rng = np.random.default_rng(seed)
@@ -300,7 +300,7 @@ def bench_vec_env(num_envs: int = 1024, steps: int = 200, num_players: int = PLA
                   preset: str = "official", seed: int = 0) -> float:
     """Learner steps per second of the batched learner core with a random learner.
 
-    :class:`~uno_env.learner.LearnerCore` without an RL-library front end: the
+    :class:`~uno_env.envs.learner.LearnerCore` without an RL-library front end: the
     learner plays uniformly among its legal actions (as a masked policy would),
     opponents are random, finished games are reset as ``UnoVecEnv`` does. Counts
     ``num_envs * steps`` learner decisions, observations and masks included.
@@ -363,7 +363,7 @@ def bench_search(calls: int) -> None:
     :data:`SEARCHES` heads-up, one game at a time, with compiled playouts and, as the
     same-run reference, with its playout policy stepped in Python as before."""
     from uno_agents import make_agent
-    from uno_env.decision_speed import decisions_per_second
+    from uno_env.tooling.decision_speed import decisions_per_second
 
     rules = Rules.preset("official", num_players=2)
     rows = []
@@ -388,11 +388,11 @@ TOURNAMENT_MODES = (("in the engine, 1 thread", 1, True), ("in the engine, 2 thr
 
 def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
     """Decisions/s of whole tournaments of four ``greedy`` agents, official rules at 4
-    players (``uno_env.tournament``: engine creation, agent calls, legality checks and the
-    tail of the last games included), best and worst of ``repeat`` runs of each of
+    players (``uno_env.evaluation.tournament``: engine creation, agent calls, legality
+    checks and the tail of the last games included), best and worst of ``repeat`` runs of each of
     :data:`TOURNAMENT_MODES`, the runs of the modes taken in turn; the ratio is each
     mode's best to the reference's best."""
-    from uno_env.tournament import tournament
+    from uno_env.evaluation.tournament import tournament
 
     rules = Rules.preset("official", num_players=PLAYERS)
     for _, threads, tables in TOURNAMENT_MODES:   # warm-up

@@ -5,7 +5,7 @@ same PPO settings (rollouts of ``--num-envs`` games x ``--n-steps`` decisions,
 ``--n-epochs`` passes in minibatches of ``--batch-size``), each for ``--rollouts``
 timed rollouts after ``--warmup`` untimed ones:
 
-* **(a) SB3**: sb3-contrib's MaskablePPO on :class:`uno_env.vector.UnoVecEnv`, with the
+* **(a) SB3**: sb3-contrib's MaskablePPO on :class:`uno_env.envs.vector.UnoVecEnv`, with the
   default network of ``experiments/train_ppo.py`` (separate 128-128 tanh perceptrons
   for the policy and the value over the scaled dense observation);
 * **(b) core, same network**: the project's learner core
@@ -55,8 +55,8 @@ from uno_agents.training.ppo import PPOSettings, make_optimizer, update
 from uno_agents.training.rollout import collect
 from uno_agents.training.workers import make_shards
 from uno_env import Rules
-from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
-from uno_env.tournament_report import write_atomic
+from uno_env.evaluation.report import write_atomic
+from uno_env.tooling.dataclass_flags import check_bounds, parse_dataclass, widths
 
 
 @dataclass

@@ -22,9 +22,9 @@ import numpy as np
 
 from uno_env import Rules
 from uno_env.cli import run_command
-from uno_env.machine import backend_version, cpu_model, load_average
-from uno_env.tournament import tournament
-from uno_env.tournament_report import print_table
+from uno_env.evaluation.report import print_table
+from uno_env.evaluation.tournament import tournament
+from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
 LINE_UPS = {"greedy x4": ["greedy"] * 4, "greedy vs 3 random": ["greedy", "random", "random",
                                                                  "random"]}

@@ -38,10 +38,10 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
-from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
-from uno_env.stages import claim_stage, stage_settings
-from uno_env.tournament_report import write_atomic
+from uno_env.evaluation.report import write_atomic
+from uno_env.tooling.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
+from uno_env.tooling.stages import claim_stage, stage_settings
 
 HERE = Path(__file__).parent
 
@@ -154,7 +154,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 def train_seed(cfg: Config, seed: int) -> dict[str, str]:
     """Clone and fine-tune one seed (each stage skipped when finished under the same
-    settings: :func:`uno_env.stages.claim_stage`); its paths and commands."""
+    settings: :func:`uno_env.tooling.stages.claim_stage`); its paths and commands."""
     root = Path(cfg.out) / f"seed-{seed}"
     clone, finetune = root / "clone", root / "finetune"
     commands = {"clone": clone_command(cfg, seed, clone)}

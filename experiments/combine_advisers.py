@@ -38,9 +38,9 @@ from uno_agents import make_agent
 from uno_agents.improved import ImprovedAgent, load_advisers, save_advisers
 from uno_env import Rules
 from uno_env.cli import run_command
-from uno_env.dataclass_flags import parse_dataclass
 from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, versus_base
+from uno_env.tooling.dataclass_flags import parse_dataclass
 
 
 @dataclass

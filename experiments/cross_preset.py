@@ -80,9 +80,9 @@ from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
-from uno_env.parallel import executor
-from uno_env.tournament import SEED_MAX
-from uno_env.tournament_report import write_atomic
+from uno_env.evaluation.report import write_atomic
+from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.tooling.parallel import executor
 
 MIXTURE = "mixture"
 NO_RULES = "mixture-no-rules"

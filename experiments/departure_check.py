@@ -38,9 +38,9 @@ from uno_agents.advantage_data import outcomes, sampled_decisions
 from uno_agents.ismcts import IsmctsAgent, pick
 from uno_env import Rules
 from uno_env.cli import run_command
-from uno_env.dataclass_flags import parse_dataclass
 from uno_env.engine.state import PHASE_NAMES
 from uno_env.evaluation import mean_interval
+from uno_env.tooling.dataclass_flags import parse_dataclass
 
 
 @dataclass

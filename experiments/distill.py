@@ -22,7 +22,7 @@ from uno_env.cli import run_command
 def main(argv: list[str] | None = None) -> None:
     # imported here, under run_command: Ctrl-C during the slow imports ends cleanly too
     from uno_agents.training.distill import DistillConfig, train
-    from uno_env.dataclass_flags import parse_dataclass
+    from uno_env.tooling.dataclass_flags import parse_dataclass
 
     args = sys.argv[1:] if argv is None else argv
     cfg = parse_dataclass(DistillConfig, __doc__.split("\n\n")[0], args)

@@ -38,10 +38,10 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
-from uno_env.dataclass_flags import check_bounds, check_folder, parse_dataclass
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
-from uno_env.stages import claim_stage, stage_settings
-from uno_env.tournament_report import write_atomic
+from uno_env.evaluation.report import write_atomic
+from uno_env.tooling.dataclass_flags import check_bounds, check_folder, parse_dataclass
+from uno_env.tooling.stages import claim_stage, stage_settings
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Config:
 
 def distil(cfg: Config, i: int, previous: Path) -> Path:
     """Network ``i`` (its distillation run, unless finished already in ``--out`` under
-    the same settings: :func:`uno_env.stages.claim_stage`)."""
+    the same settings: :func:`uno_env.tooling.stages.claim_stage`)."""
     out = Path(cfg.out) / f"iter-{i}"
     record = out / "record.json"
     command = [sys.executable, str(Path(__file__).parent / "distill.py"),

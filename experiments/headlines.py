@@ -22,10 +22,10 @@ from typing import Any
 
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, deal_seed, describe
-from uno_env.machine import provenance
-from uno_env.parallel import executor
-from uno_env.tournament import SEED_MAX
-from uno_env.tournament_report import check_output, write_atomic
+from uno_env.evaluation.report import check_output, write_atomic
+from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.tooling.machine import provenance
+from uno_env.tooling.parallel import executor
 
 #: ``(agent, opponent, players)`` of every headline: each shipped model against the
 #: reference heuristic (and the random_play baseline), the heuristic's own targets.

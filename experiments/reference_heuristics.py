@@ -4,7 +4,7 @@ evaluation deals.
     python experiments/reference_heuristics.py --jobs 2
 
 For every preset at 2 and 4 players (where its rules allow them), the heuristics of
-``--heuristics`` play one tournament (:mod:`uno_env.tournament`: seats rotated, every
+``--heuristics`` play one tournament (:mod:`uno_env.evaluation.tournament`: seats rotated, every
 deal replayed under every seating): heads-up, every ordered pair; at 4 players, every
 group of four in each rotation; in team play, every pair of heuristics as two teams. The
 heuristic with the highest win rate over all its games is that cell's reference. It is
@@ -36,11 +36,11 @@ from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, STREAMS, deal_seed
 from uno_env.evaluation.intervals import rate_interval
 from uno_env.evaluation.play import seatings
-from uno_env.machine import provenance
-from uno_env.parallel import executor
+from uno_env.evaluation.report import check_output, write_atomic
+from uno_env.evaluation.tournament import SEED_MAX, tournament
 from uno_env.rules import played_at
-from uno_env.tournament import SEED_MAX, tournament
-from uno_env.tournament_report import check_output, write_atomic
+from uno_env.tooling.machine import provenance
+from uno_env.tooling.parallel import executor
 
 #: The heuristics a reference is chosen among (``random`` never beats them).
 HEURISTICS = "random_play,greedy,defender,tuned"

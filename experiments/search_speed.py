@@ -20,7 +20,7 @@ import sys
 from uno_agents import make_agent
 from uno_env import Rules
 from uno_env.cli import run_command
-from uno_env.decision_speed import decisions_per_second
+from uno_env.tooling.decision_speed import decisions_per_second
 
 
 def main() -> None:

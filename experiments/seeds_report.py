@@ -37,8 +37,8 @@ from uno_env import Rules
 from uno_env.cli import integer_from
 from uno_env.deals import STREAM, deal_seed, describe
 from uno_env.evaluation import head_to_head
-from uno_env.machine import provenance
-from uno_env.tournament import SEED_MAX
+from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.tooling.machine import provenance
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

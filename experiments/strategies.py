@@ -8,7 +8,7 @@ number) and the figures ``docs/strategies_*.png``:
   every preset (``teams`` is played at 4 only);
 * the head-to-head matrix of all agents on ``official`` heads-up.
 
-Every cell is a tournament (:mod:`uno_env.tournament`): seats rotated, each deal
+Every cell is a tournament (:mod:`uno_env.evaluation.tournament`): seats rotated, each deal
 replayed under every rotation, 95% intervals. ``official`` cells get
 ``--headline-games`` games, other presets ``--games``, and search agents (names
 in ``--search``) ``--search-games`` in every cell.
@@ -33,11 +33,11 @@ from pathlib import Path
 from uno_agents import AGENTS
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
-from uno_env.machine import backend_version, cpu_model
-from uno_env.parallel import executor
+from uno_env.evaluation.report import matrix_rows, write_atomic
+from uno_env.evaluation.tournament import TournamentResult, tournament
 from uno_env.rules import played_at
-from uno_env.tournament import TournamentResult, tournament
-from uno_env.tournament_report import matrix_rows, write_atomic
+from uno_env.tooling.machine import backend_version, cpu_model
+from uno_env.tooling.parallel import executor
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 #: Where ``--quick`` writes unless ``--out`` says otherwise (relative to the working folder).
@@ -186,7 +186,7 @@ def markdown(out: dict, args: argparse.Namespace, seconds: float, command: str) 
         "Every agent of `agents/` against the two random baselines, on every preset,",
         "heads-up and at 4 and 6 players (one agent at the table, the baseline in every",
         "other seat), and the agents against each other on `official` heads-up. Every",
-        "cell is a tournament (`uno_env.tournament`): each deal is replayed under every",
+        "cell is a tournament (`uno_env.evaluation.tournament`): each deal is replayed under every",
         "rotation of the seats, so every player sits in every seat on the same cards.",
         "Win rates are over all games of the cell (a game cut at `max_turns` is a loss",
         "for everyone, except under `last_standing` rules once someone has gone out: the",
@@ -364,7 +364,7 @@ def figures(out: dict, docs: Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from uno_env.tournament_report import figure
+    from uno_env.evaluation.report import figure
 
     fig = figure([out["head_to_head"]])
     fig.savefig(docs / "strategies_h2h.png", dpi=110)

@@ -19,7 +19,7 @@ from uno_env.cli import run_command
 def main(argv: list[str] | None = None) -> None:
     # imported here, under run_command: Ctrl-C during the slow imports ends cleanly too
     from uno_agents.training.dmc import DMCConfig, train
-    from uno_env.dataclass_flags import parse_dataclass
+    from uno_env.tooling.dataclass_flags import parse_dataclass
 
     args = sys.argv[1:] if argv is None else argv
     cfg = parse_dataclass(DMCConfig, __doc__.split("\n\n")[0], args)

@@ -51,9 +51,9 @@ from uno_agents.improved import AdvantageNet, ImprovedAgent, save_model
 from uno_agents.ismcts import IsmctsAgent
 from uno_env import Rules
 from uno_env.cli import run_command
-from uno_env.dataclass_flags import parse_dataclass
 from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, head_to_head, versus_base, win_rate
+from uno_env.tooling.dataclass_flags import parse_dataclass
 
 # --- settings ---------------------------------------------------------------------------------
 

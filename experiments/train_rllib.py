@@ -4,7 +4,7 @@
     python experiments/train_rllib.py --address auto          # an existing Ray cluster
     python experiments/train_rllib.py --iterations 1 --profile  # where the sampling time goes
 
-Every seat of :class:`uno_env.rllib_env.UnoMultiAgentEnv` is an agent and all of
+Every seat of :class:`uno_env.envs.rllib_env.UnoMultiAgentEnv` is an agent and all of
 them map to one shared policy (self-play with parameter sharing), an
 ``ActionMaskingTorchRLModule`` that reads the mask from the observation dict.
 
@@ -79,7 +79,7 @@ def build_config(args: argparse.Namespace) -> Any:
         ActionMaskingTorchRLModule,
     )
 
-    from uno_env.rllib_env import register_rllib_env
+    from uno_env.envs.rllib_env import register_rllib_env
 
     torch.set_num_threads(args.torch_threads)
     name = register_rllib_env("uno_env_selfplay", preset=args.preset, num_players=args.players)

@@ -9,19 +9,19 @@ from typing import Any
 import pytest
 
 from uno_env import Rules
-from uno_env.gym_env import UnoEnv
-from uno_env.pettingzoo_env import raw_env
-from uno_env.vector import UnoVectorEnv
+from uno_env.envs.gym_env import UnoEnv
+from uno_env.envs.pettingzoo_env import raw_env
+from uno_env.envs.vector import UnoVectorEnv
 
 
 def rllib(**kwargs: Any) -> Any:
-    env = pytest.importorskip("uno_env.rllib_env")
+    env = pytest.importorskip("uno_env.envs.rllib_env")
     return env.UnoMultiAgentEnv(kwargs)
 
 
 def sb3_vec(**kwargs: Any) -> Any:
     pytest.importorskip("stable_baselines3")
-    from uno_env.vector import UnoVecEnv
+    from uno_env.envs.vector import UnoVecEnv
 
     return UnoVecEnv(num_envs=2, **kwargs)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_env import leaderboard
 from uno_env.cli import main
+from uno_env.evaluation import leaderboard
 
 
 def board(tmp_path: Path, *flags: str) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_env.stages import STAGE_FILE, claim_stage, stage_settings
+from uno_env.tooling.stages import STAGE_FILE, claim_stage, stage_settings
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ,

@@ -248,7 +248,7 @@ def test_play_random_makes_the_same_picks_on_both_backends(preset, players):
 
 def play_vec_env(backend: str, monkeypatch, learner_seat: str) -> list:
     """Every step of a seeded UnoVectorEnv with its default random opponents."""
-    from uno_env.vector import UnoVectorEnv
+    from uno_env.envs.vector import UnoVectorEnv
 
     monkeypatch.setenv("UNO_ENV_BACKEND", backend)
     env = UnoVectorEnv(16, num_players=3, learner_seat=learner_seat, seed=3)
@@ -275,7 +275,7 @@ def test_the_vector_env_with_random_opponents_plays_the_same_games_on_both_backe
 
 def play_gym_env(backend: str, monkeypatch) -> list:
     """Three seeded episodes of the single-agent env with its default random opponents."""
-    from uno_env.gym_env import UnoEnv
+    from uno_env.envs.gym_env import UnoEnv
 
     monkeypatch.setenv("UNO_ENV_BACKEND", backend)
     env = UnoEnv(num_players=4, learner_seat="rotate")

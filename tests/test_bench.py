@@ -26,7 +26,7 @@ def test_rlcard_aec_passes_pettingzoo_checkers() -> None:
     pytest.importorskip("rlcard")
     from pettingzoo.test import api_test, seed_test
 
-    from uno_env import rlcard_reference as rlcard_aec
+    from uno_env.tooling import rlcard_reference as rlcard_aec
 
     api_test(rlcard_aec.env(), num_cycles=200)
     seed_test(rlcard_aec.env, num_cycles=50)

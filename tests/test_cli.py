@@ -10,8 +10,8 @@ import pytest
 from uno_env import Engine, Rules
 from uno_env.cli import main
 from uno_env.compact import compact
+from uno_env.evaluation.simulate import simulate
 from uno_env.random_actions import random_legal_actions
-from uno_env.simulate import simulate
 
 
 def test_simulate_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:

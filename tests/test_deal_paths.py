@@ -11,8 +11,8 @@ import pytest
 
 from uno_agents import make_agent
 from uno_env import Engine, Rules
-from uno_env.dataclass_flags import parse_dataclass
 from uno_env.deals import purpose_of
+from uno_env.tooling.dataclass_flags import parse_dataclass
 
 pytest.importorskip("torch")
 

@@ -20,8 +20,8 @@ from uno_env.deals import (
     purpose_of,
 )
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, deal_wins
-from uno_env.leaderboard import settings_from
-from uno_env.tournament import SEED_MAX, TournamentError, tournament
+from uno_env.evaluation.leaderboard import settings_from
+from uno_env.evaluation.tournament import SEED_MAX, TournamentError, tournament
 
 
 @given(st.sampled_from(PURPOSES), st.integers(0, STREAMS - 1), st.integers(0, STREAM - 1),

@@ -12,7 +12,7 @@ import uno_env
 from uno_agents import GreedyAgent, RandomAgent
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
-from uno_env.gym_env import UnoEnv
+from uno_env.envs.gym_env import UnoEnv
 
 
 def run_episode(env: gym.Env, rng: np.random.Generator, seed: int | None = None

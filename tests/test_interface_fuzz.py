@@ -18,10 +18,10 @@ from scenario import assert_same_state, snapshot
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.cli import build_parser
-from uno_env.gym_env import UnoEnv
-from uno_env.pettingzoo_env import env as aec_env
-from uno_env.pettingzoo_env import raw_env
-from uno_env.vector import UnoVecEnv, UnoVectorEnv
+from uno_env.envs.gym_env import UnoEnv
+from uno_env.envs.pettingzoo_env import env as aec_env
+from uno_env.envs.pettingzoo_env import raw_env
+from uno_env.envs.vector import UnoVecEnv, UnoVectorEnv
 
 FUZZ = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -274,7 +274,7 @@ def test_numpy_integers_are_accepted_everywhere():
 @pytest.fixture(scope="module")
 def rllib_env():
     pytest.importorskip("ray.rllib")
-    from uno_env.rllib_env import UnoMultiAgentEnv
+    from uno_env.envs.rllib_env import UnoMultiAgentEnv
 
     env = UnoMultiAgentEnv({"num_players": 3, "seed": 1})
     env.reset(seed=1)
@@ -298,7 +298,7 @@ def test_rllib(rllib_env, action, seed):
 
 def test_rllib_rejects_actions_of_players_not_acting_and_steps_after_the_end():
     pytest.importorskip("ray.rllib")
-    from uno_env.rllib_env import UnoMultiAgentEnv
+    from uno_env.envs.rllib_env import UnoMultiAgentEnv
 
     env = UnoMultiAgentEnv({"num_players": 3})
     env.reset(seed=0)

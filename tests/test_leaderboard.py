@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_env import leaderboard
 from uno_env.cli import main
+from uno_env.evaluation import leaderboard
 
 TINY = replace(leaderboard.TINY, agents_2p=("random", "greedy", "tuned"),
                            agents_4p=("random", "greedy", "tuned", "random_play"),

@@ -32,7 +32,7 @@ from uno_agents.training.rollout import (  # noqa: E402
 from uno_agents.training.workers import make_shards  # noqa: E402
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
 from uno_env.engine.observe import OBS_SIZE  # noqa: E402
-from uno_env.learner import LearnerCore  # noqa: E402
+from uno_env.envs.learner import LearnerCore  # noqa: E402
 
 pytestmark = pytest.mark.train
 CPU = torch.device("cpu")

@@ -20,7 +20,7 @@ import uno_env
 from uno_env import NUM_ACTIONS, PRESETS, Engine, Rules
 from uno_env.actions import DRAW
 from uno_env.engine.observe import OBS_SIZE, observation_bounds
-from uno_env.pettingzoo_env import REGISTRY_ID, env, raw_env
+from uno_env.envs.pettingzoo_env import REGISTRY_ID, env, raw_env
 
 PLAYER_COUNTS = (2, 3, 4, 6, 10)
 
@@ -380,7 +380,7 @@ def test_registered_with_pettingzoo():
     if not hasattr(pettingzoo, "aec_registry"):
         pytest.skip("this PettingZoo version has no registry")
     assert REGISTRY_ID == "uno_env/uno_v0"
-    assert pettingzoo.spec("aec", REGISTRY_ID).entry_point == "uno_env.pettingzoo_env:env"
+    assert pettingzoo.spec("aec", REGISTRY_ID).entry_point == "uno_env.envs.pettingzoo_env:env"
     aec = pettingzoo.make("aec", REGISTRY_ID, preset="official", num_players=3)
     aec.reset(seed=0)
     assert aec.num_agents == 3

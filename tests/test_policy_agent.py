@@ -27,7 +27,7 @@ from uno_agents.policy import (  # noqa: E402
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
 from uno_env.actions import NUM_ACTIONS  # noqa: E402
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES  # noqa: E402
-from uno_env.vector import UnoVecEnv  # noqa: E402
+from uno_env.envs.vector import UnoVecEnv  # noqa: E402
 
 pytestmark = pytest.mark.train
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from uno_env import Engine, Rules
-from uno_env.pettingzoo_env import env, raw_env
-from uno_env.render import HEIGHT, WIDTH, ansi_card, render_ansi, render_rgb
+from uno_env.envs.pettingzoo_env import env, raw_env
+from uno_env.envs.render import HEIGHT, WIDTH, ansi_card, render_ansi, render_rgb
 
 pytest.importorskip("PIL")
 

@@ -349,8 +349,8 @@ def test_team_results_in_the_pettingzoo_infos():
 
 
 def test_team_results_in_the_gymnasium_and_vector_infos():
-    from uno_env.gym_env import UnoEnv
-    from uno_env.vector import UnoVecEnv, UnoVectorEnv
+    from uno_env.envs.gym_env import UnoEnv
+    from uno_env.envs.vector import UnoVecEnv, UnoVectorEnv
 
     env = UnoEnv(preset="teams", learner_seat=1)
     env.reset(seed=4)

@@ -14,7 +14,7 @@ from uno_agents.greedy import GreedyAgent
 from uno_env import Engine, Rules
 from uno_env.agent_registry import choose_in_parts
 from uno_env.engine.core import EngineError
-from uno_env.tournament import tournament
+from uno_env.evaluation.tournament import tournament
 
 pytest.importorskip("numba")
 

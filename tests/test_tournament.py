@@ -15,7 +15,7 @@ from uno_agents import GreedyAgent, RandomAgent
 from uno_env import Rules
 from uno_env.cli import agent_specs, main
 from uno_env.evaluation.play import Records, TournamentError, agent_labels, seatings
-from uno_env.tournament import TournamentResult, tournament
+from uno_env.evaluation.tournament import TournamentResult, tournament
 
 OFFICIAL2 = Rules.preset("official", num_players=2)
 OFFICIAL4 = Rules.preset("official", num_players=4)
@@ -248,7 +248,7 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail the test if the command starts playing."""
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played before the inputs were checked")
-    monkeypatch.setattr("uno_env.tournament.tournament", refuse)
+    monkeypatch.setattr("uno_env.evaluation.tournament.tournament", refuse)
 
 
 @pytest.mark.parametrize(("option", "name", "message"), [
@@ -271,7 +271,7 @@ def test_cli_checks_the_report_files_before_the_first_game(tmp_path, capsys, no_
 
 
 def test_a_report_that_cannot_be_renamed_into_place_leaves_no_temporary_file(tmp_path) -> None:
-    from uno_env.tournament_report import write_atomic
+    from uno_env.evaluation.report import write_atomic
 
     (tmp_path / "r.json").mkdir()
     with pytest.raises(OSError):

@@ -252,7 +252,7 @@ def test_the_learners_flags_are_checked_before_any_work(kind: str, args: list[st
     from uno_agents.training.distill import DistillConfig
     from uno_agents.training.dmc import DMCConfig
     from uno_agents.training.ppo import PPOConfig
-    from uno_env.dataclass_flags import parse_dataclass
+    from uno_env.tooling.dataclass_flags import parse_dataclass
 
     config = {"ppo": PPOConfig, "dmc": DMCConfig, "distill": DistillConfig}[kind]
     with pytest.raises(SystemExit, match=message):

@@ -8,14 +8,14 @@ import pytest
 from uno_agents import GreedyAgent, RandomAgent
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE
-from uno_env.learner import LearnerCore
+from uno_env.envs.learner import LearnerCore
+from uno_env.envs.vector import UnoVectorEnv
 from uno_env.rules import PRESETS, Rules
-from uno_env.vector import UnoVectorEnv
 
 pytest.importorskip("stable_baselines3")
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
-from uno_env.vector import UnoVecEnv  # noqa: E402
+from uno_env.envs.vector import UnoVecEnv  # noqa: E402
 
 
 def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -3,7 +3,7 @@
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_id, action_name
 from .cards import parse_card
 from .engine import Engine, IllegalActionError
-from .pettingzoo_env import env, raw_env
+from .envs.pettingzoo_env import env, raw_env
 from .rules import PRESETS, Rules
 
 __version__ = "0.1.0"
@@ -17,7 +17,7 @@ def _register_gymnasium() -> None:
     from gymnasium.envs.registration import register, registry
 
     if "uno_env/Uno-v0" not in registry:
-        register(id="uno_env/Uno-v0", entry_point="uno_env.gym_env:UnoEnv")
+        register(id="uno_env/Uno-v0", entry_point="uno_env.envs.gym_env:UnoEnv")
 
 
 _register_gymnasium()

@@ -1,6 +1,6 @@
 """The ``uno-env`` command: random-play simulation, tournaments, presets and rule tables.
 
-A thin layer over :mod:`uno_env.simulate`, :mod:`uno_env.tournament` and
+A thin layer over :mod:`uno_env.evaluation.simulate`, :mod:`uno_env.evaluation.tournament` and
 :class:`uno_env.Rules`; it only parses arguments and formats output. Tables and
 the progress bar use ``rich`` (the ``cli`` extra); without it the same numbers
 are printed as plain text.
@@ -27,9 +27,9 @@ from typing import Any
 from . import checks
 from .agent_registry import load_entry_point, make_agent
 from .engine.core import default_backend
+from .evaluation.simulate import SimulationResult, simulate
+from .evaluation.tournament import SEED_MAX
 from .rules import PRESET_SOURCES, PRESETS, Rules
-from .simulate import SimulationResult, simulate
-from .tournament import SEED_MAX
 
 #: The terminal game of ``uno-env play``, named by an entry point so that the
 #: environment never imports the agents package (see :mod:`uno_env.agent_registry`).
@@ -359,8 +359,8 @@ def agent_specs(values: Sequence[str]) -> list[str]:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the agents against each other on one or more presets; print and save results."""
-    from . import tournament_report as report
-    from .tournament import build_agents, seatings, tournament
+    from .evaluation import report
+    from .evaluation.tournament import build_agents, seatings, tournament
 
     specs = agent_specs(args.agents)
     presets = [p.strip() for p in (args.presets or args.preset).split(",") if p.strip()]
@@ -406,12 +406,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    """Play the canonical leaderboard (:mod:`uno_env.leaderboard`) and write its page
+    """Play the canonical leaderboard (:mod:`uno_env.evaluation.leaderboard`) and write its page
     and record; ``--tiny`` is a smoke run written elsewhere."""
     import shlex
     from pathlib import Path
 
-    from . import leaderboard
+    from .evaluation import leaderboard
 
     folder = Path(leaderboard.TINY_OUT if args.tiny else "docs")
     out = Path(args.out or folder / "leaderboard.md")
@@ -422,7 +422,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     shown = [a for a in (args.argv or []) if a != "--resume"]
     command = shlex.join(["uno-env", "leaderboard", *shown])
     with user_errors():
-        from .tournament_report import check_distinct
+        from .evaluation.report import check_distinct
 
         check_distinct({"--out": out, "--json": record})
         settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from uno_env.dataclass_flags import check_bounds
-from uno_env.tournament_report import write_atomic
+from uno_env.evaluation.report import write_atomic
+from uno_env.tooling.dataclass_flags import check_bounds
 
 from .. import AgentPool, make_agent
 from ..base import choose_actions

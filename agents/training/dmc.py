@@ -25,7 +25,7 @@ from typing import Any
 
 import torch
 
-from uno_env.dataclass_flags import check_bounds
+from uno_env.tooling.dataclass_flags import check_bounds
 
 from .. import AgentPool, make_agent
 from ..net import NetAgent

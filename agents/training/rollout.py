@@ -1,7 +1,7 @@
 """The learner core: batches of engine games, played by a network, recorded for learning.
 
 :class:`Games` is one :class:`uno_env.Engine` of N games with one learner seat each
-(:class:`uno_env.learner.LearnerCore` underneath: the opponents, compiled heuristics,
+(:class:`uno_env.envs.learner.LearnerCore` underneath: the opponents, compiled heuristics,
 snapshots or networks, act inside the same batch until every game waits on its
 learner). It hands out the learner's rows straight from the engine (packed
 ``int16`` rows or dense ``float32`` observations, as the network reads them) and
@@ -28,7 +28,7 @@ import torch
 
 from uno_env.engine.observe import rules_vector
 from uno_env.engine.packed import packed_views
-from uno_env.learner import LearnerCore
+from uno_env.envs.learner import LearnerCore
 from uno_env.rules import Rules
 
 from .encoder import PackedLayout, conform

@@ -31,10 +31,10 @@ from typing import Any
 import torch
 
 from uno_env import Rules
-from uno_env.dataclass_flags import check_bounds, check_folder, widths
 from uno_env.deals import deal_seed
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
-from uno_env.tournament_report import write_atomic
+from uno_env.evaluation.report import write_atomic
+from uno_env.tooling.dataclass_flags import check_bounds, check_folder, widths
 
 from .. import make_agent
 from ..net import NetAgent, PolicyNet, load_net, save_net, widen

@@ -80,11 +80,11 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper, VecMonitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs
 
 from uno_env import PRESETS, Rules
-from uno_env.dataclass_flags import check_bounds, parse_dataclass, widths
 from uno_env.deals import deal_seed
+from uno_env.envs.vector import UnoVecEnv
 from uno_env.evaluation import CURVE_SEED, head_to_head
-from uno_env.tournament_report import write_atomic
-from uno_env.vector import UnoVecEnv
+from uno_env.evaluation.report import write_atomic
+from uno_env.tooling.dataclass_flags import check_bounds, parse_dataclass, widths
 
 from .. import AgentPool, make_agent
 from ..files import BUILTIN_HEURISTICS, is_builtin

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .compact import compact
-from .engine import Engine
-from .evaluation.intervals import count_interval
-from .random_actions import random_legal_actions
-from .rules import Rules
+from ..compact import compact
+from ..engine import Engine
+from ..random_actions import random_legal_actions
+from ..rules import Rules
+from .intervals import count_interval
 
 #: What :func:`play_random_step` observes first: nothing, the observation
 #: (:meth:`Engine.observe`) or the packed observation (:meth:`Engine.observe_packed`).

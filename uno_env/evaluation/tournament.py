@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .deals import deal_seed
-from .evaluation.intervals import ROUNDS, mean_interval, rate_interval
-from .evaluation.play import (
+from ..deals import deal_seed
+from ..rules import Rules
+from .intervals import ROUNDS, mean_interval, rate_interval
+from .play import (
     DEALS_MAX,
     SEED_MAX,
     Clock,
@@ -34,8 +35,7 @@ from .evaluation.play import (
     play_chunks,
     seatings,
 )
-from .evaluation.ratings import Ratings, heads_up, multi_player
-from .rules import Rules
+from .ratings import Ratings, heads_up, multi_player
 
 # --- results ---------------------------------------------------------------------------------
 
@@ -245,7 +245,7 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
     ids = range(len(schedule.chunks()))
     clock = Clock.zeros(len(built))
     if ray:
-        from .evaluation.ray import play_on_ray
+        from .ray import play_on_ray
 
         records = play_on_ray(rules, list(agents), schedule, batch, labels,
                               None if ray is True else str(ray), on_progress, backend, clock=clock)

@@ -42,13 +42,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import checks
-from .actions import NUM_ACTIONS
-from .engine import Engine
-from .engine.observe import OBS_SIZE, observation_bounds
+from .. import checks
+from ..actions import NUM_ACTIONS
+from ..engine import Engine
+from ..engine.observe import OBS_SIZE, observation_bounds
+from ..rules import Rules
 from .learner import make_rules
 from .render import render_ansi, render_rgb
-from .rules import Rules
 
 #: Id of the environment in PettingZoo's registry.
 REGISTRY_ID = "uno_env/uno_v0"

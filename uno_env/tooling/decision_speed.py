@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .agent_registry import choose_actions
-from .engine import Engine
-from .rules import Rules
+from ..agent_registry import choose_actions
+from ..engine import Engine
+from ..rules import Rules
 
 
 def decisions_per_second(agent: Any, rules: Rules, batch: int, calls: int, seed: int = 0

@@ -19,12 +19,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from . import checks
-from .actions import NUM_ACTIONS
-from .agent_registry import choose_actions, make_agent
-from .engine import Engine
-from .engine.observe import OBS_SIZE, observation_bounds
-from .rules import Rules
+from .. import checks
+from ..actions import NUM_ACTIONS
+from ..agent_registry import choose_actions, make_agent
+from ..engine import Engine
+from ..engine.observe import OBS_SIZE, observation_bounds
+from ..rules import Rules
 
 SeatSpec = int | str
 OpponentSpec = Any  # None, an agent name, an agent, or a list of those (one per offset)
@@ -277,7 +277,7 @@ class LearnerCore:
         opponent seat and the engine is compiled (they then play inside the engine, one
         call a step, choosing as their ``act`` does), else None. Agents that draw random
         numbers are left to ``act``, so that both backends play the same games."""
-        from .engine.playout import uses_streams
+        from ..engine.playout import uses_streams
 
         agent = self.opponents[0]
         if (self.engine.backend != "numba" or any(a is not agent for a in self.opponents)

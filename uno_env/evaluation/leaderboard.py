@@ -32,8 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from .evaluation.intervals import mean_interval
-from .evaluation.play import (
+from ..rules import Rules
+from ..tooling.machine import backend_version, cores, cpu_model, load_average, revision
+from ..tooling.parallel import executor
+from .intervals import mean_interval
+from .play import (
     Clock,
     Records,
     Schedule,
@@ -42,11 +45,8 @@ from .evaluation.play import (
     play_chunks,
     seatings,
 )
-from .machine import backend_version, cores, cpu_model, load_average, revision
-from .parallel import executor
-from .rules import Rules
+from .report import check_output, write_atomic
 from .tournament import TournamentResult
-from .tournament_report import check_output, write_atomic
 
 #: The shipped agents of each table: the heuristics, the shipped networks of that
 #: player count and the search agent at a modest budget.

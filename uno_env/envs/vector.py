@@ -44,8 +44,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import checks
-from .engine import Engine
+from .. import checks
+from ..engine import Engine
+from ..rules import Rules
 from .learner import (
     LearnerCore,
     OpponentSpec,
@@ -54,7 +55,6 @@ from .learner import (
     make_rules,
     observation_space,
 )
-from .rules import Rules
 
 try:  # Stable-Baselines3 is an optional dependency (the "train" extra)
     from stable_baselines3.common.vec_env import VecEnv

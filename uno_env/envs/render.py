@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .cards import COLOR_NAMES, COLORED_SYMBOLS, COLORS, KIND_COLOR, KIND_ID, NUM_COLORED_KINDS
-from .engine import Engine
+from ..cards import COLOR_NAMES, COLORED_SYMBOLS, COLORS, KIND_COLOR, KIND_ID, NUM_COLORED_KINDS
+from ..engine import Engine
 
 # --- what both renderers show ---------------------------------------------------------------
 

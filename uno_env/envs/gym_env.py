@@ -37,8 +37,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from . import checks
-from .engine import Engine
+from .. import checks
+from ..engine import Engine
+from ..rules import Rules
 from .learner import (
     LearnerCore,
     OpponentSpec,
@@ -47,7 +48,6 @@ from .learner import (
     make_rules,
     observation_space,
 )
-from .rules import Rules
 
 ENV_ID = "uno_env/Uno-v0"
 

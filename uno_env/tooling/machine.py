@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from .engine.core import default_backend
+from ..engine.core import default_backend
 
 
 def cpu_model() -> str:

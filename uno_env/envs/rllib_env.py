@@ -30,9 +30,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from . import checks
-from .actions import NUM_ACTIONS
-from .engine import Engine
+from .. import checks
+from ..actions import NUM_ACTIONS
+from ..engine import Engine
 from .learner import action_space, make_rules, observation_space
 
 try:
