@@ -1,5 +1,15 @@
-"""uno-env: a fast, rule-faithful multi-agent reinforcement-learning environment for UNO."""
+"""uno-env: a fast, rule-faithful multi-agent reinforcement-learning environment for UNO.
 
+The package by layers (docs/architecture.md): the game as data (``cards``, ``actions``,
+``rules``, ``checks``), the :mod:`~uno_env.engine`, the base over it (``deals``,
+``files`` ...), then :mod:`uno_env.envs`, :mod:`uno_env.evaluation`,
+:mod:`uno_env.tooling` and the ``uno-env`` command (``cli``).
+"""
+
+import importlib
+from typing import Any
+
+from . import _aliases
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_id, action_name
 from .cards import parse_card
 from .engine import Engine, IllegalActionError
@@ -21,3 +31,11 @@ def _register_gymnasium() -> None:
 
 
 _register_gymnasium()
+_aliases.install()
+
+
+def __getattr__(name: str) -> Any:
+    """A moved module by its former attribute (``uno_env.vector`` ...), imported on first use."""
+    if f"{__name__}.{name}" in _aliases.MOVED:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

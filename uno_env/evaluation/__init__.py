@@ -11,8 +11,12 @@ One module for every number the project reports about strength:
 * :mod:`.ratings`: Bradley-Terry heads-up, openskill at 3+ players;
 * :mod:`.ray`: the same games as Ray tasks.
 
-Round-robin tournaments over these are :mod:`uno_env.tournament`, the canonical
-leaderboard :mod:`uno_env.leaderboard`.
+And what is built on them (imported by name, not here: they need more than numpy):
+
+* :mod:`.tournament`: round-robin tournaments, win rates, head-to-head tables, ratings;
+* :mod:`.report`: tournament results as tables, JSON, CSV and figures;
+* :mod:`.leaderboard`: the canonical leaderboard on its published deals;
+* :mod:`.simulate`: random-play statistics (the ``uno-env simulate`` command).
 """
 
 from .duplicate import (
