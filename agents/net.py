@@ -38,7 +38,7 @@ import torch
 
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.rules import CHOICES, Rules
 
 from .base import Agent, check_batch

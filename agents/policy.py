@@ -45,7 +45,7 @@ from stable_baselines3.common.type_aliases import PyTorchObs
 
 from uno_env.actions import NUM_ACTIONS
 from uno_env.engine.observe import OBS_SIZE, SEAT_VIEWS, VIEW_SLICES, VIEWS
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.rules import CHOICES, Rules
 
 from .files import (

@@ -55,7 +55,7 @@ from uno_agents.training.ppo import PPOSettings, make_optimizer, update
 from uno_agents.training.rollout import collect
 from uno_agents.training.workers import make_shards
 from uno_env import Rules
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, parse_dataclass, widths
 
 

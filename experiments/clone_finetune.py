@@ -39,7 +39,7 @@ from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
 from uno_env.tooling.stages import claim_stage, stage_settings
 

@@ -80,8 +80,8 @@ from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
-from uno_env.evaluation.report import write_atomic
 from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.files import write_atomic
 from uno_env.tooling.parallel import executor
 
 MIXTURE = "mixture"

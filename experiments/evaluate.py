@@ -24,8 +24,8 @@ from uno_env import Rules
 from uno_env.cli import agent_specs, integer_from, run_command, user_errors
 from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
-from uno_env.evaluation.report import check_output, write_atomic
 from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.files import check_output, write_atomic
 from uno_env.tooling.machine import provenance
 
 

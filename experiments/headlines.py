@@ -22,8 +22,8 @@ from typing import Any
 
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, deal_seed, describe
-from uno_env.evaluation.report import check_output, write_atomic
 from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.files import check_output, write_atomic
 from uno_env.tooling.machine import provenance
 from uno_env.tooling.parallel import executor
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 
 #: Each variant's flags for train_sb3.py on top of the baseline, and what it tests.
 VARIANTS: dict[str, tuple[list[str], str]] = {

@@ -36,8 +36,8 @@ from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, STREAMS, deal_seed
 from uno_env.evaluation.intervals import rate_interval
 from uno_env.evaluation.play import seatings
-from uno_env.evaluation.report import check_output, write_atomic
 from uno_env.evaluation.tournament import SEED_MAX, tournament
+from uno_env.files import check_output, write_atomic
 from uno_env.rules import played_at
 from uno_env.tooling.machine import provenance
 from uno_env.tooling.parallel import executor

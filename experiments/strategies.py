@@ -33,8 +33,9 @@ from pathlib import Path
 from uno_agents import AGENTS
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
-from uno_env.evaluation.report import matrix_rows, write_atomic
+from uno_env.evaluation.report import matrix_rows
 from uno_env.evaluation.tournament import TournamentResult, tournament
+from uno_env.files import write_atomic
 from uno_env.rules import played_at
 from uno_env.tooling.machine import backend_version, cpu_model
 from uno_env.tooling.parallel import executor

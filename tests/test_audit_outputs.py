@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from uno_env.cli import main
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 
 REPO = Path(__file__).resolve().parents[1]
 

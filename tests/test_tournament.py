@@ -271,7 +271,7 @@ def test_cli_checks_the_report_files_before_the_first_game(tmp_path, capsys, no_
 
 
 def test_a_report_that_cannot_be_renamed_into_place_leaves_no_temporary_file(tmp_path) -> None:
-    from uno_env.evaluation.report import write_atomic
+    from uno_env.files import write_atomic
 
     (tmp_path / "r.json").mkdir()
     with pytest.raises(OSError):

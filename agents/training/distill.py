@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds
 
 from .. import AgentPool, make_agent

@@ -33,7 +33,7 @@ import torch
 from uno_env import Rules
 from uno_env.deals import deal_seed
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, check_folder, widths
 
 from .. import make_agent

@@ -83,7 +83,7 @@ from uno_env import PRESETS, Rules
 from uno_env.deals import deal_seed
 from uno_env.envs.vector import UnoVecEnv
 from uno_env.evaluation import CURVE_SEED, head_to_head
-from uno_env.evaluation.report import write_atomic
+from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, parse_dataclass, widths
 
 from .. import AgentPool, make_agent

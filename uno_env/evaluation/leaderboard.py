@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..files import check_output, write_atomic
 from ..rules import Rules
 from ..tooling.machine import backend_version, cores, cpu_model, load_average, revision
 from ..tooling.parallel import executor
@@ -45,7 +46,6 @@ from .play import (
     play_chunks,
     seatings,
 )
-from .report import check_output, write_atomic
 from .tournament import TournamentResult
 
 #: The shipped agents of each table: the heuristics, the shipped networks of that

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..evaluation.report import write_atomic
+from ..files import write_atomic
 
 #: The file of a stage folder holding the settings that made it.
 STAGE_FILE = "stage.json"
