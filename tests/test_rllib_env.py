@@ -95,3 +95,10 @@ def test_team_results_in_the_infos() -> None:
     winner = infos["player_0"]["winner"]
     assert [infos[f"player_{p}"]["team_won"] for p in range(4)] == [
         winner >= 0 and p % 2 == winner % 2 for p in range(4)]
+
+
+@pytest.mark.rllib
+def test_the_former_path_imports_this_module() -> None:
+    from test_layers import assert_moved
+
+    assert_moved("uno_env.rllib_env")
