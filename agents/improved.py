@@ -201,6 +201,8 @@ class ImprovedAgent(Agent):
         from . import make_agent
 
         stored_base, stored_veto = "tuned", None
+        #: The file the advisers were read from (``None`` for networks given in memory).
+        self.model_file: Path | None = None
         if isinstance(model, AdvantageNet):
             advisers = [(model, 0.0 if margin is None else float(margin))]
             label = label or "improved"
@@ -208,6 +210,7 @@ class ImprovedAgent(Agent):
             path = (resolve_model(model, ".pt", "advantage model", "improved")
                     if isinstance(model, str) else model)
             advisers, stored_base, stored_veto = load_advisers(path)
+            self.model_file = Path(path)
             if margin is not None:
                 advisers = [(net, float(margin)) for net, _ in advisers]
             label = label or f"improved:{model}"
