@@ -283,7 +283,9 @@ def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
             raise TypeError(f"a row {str(row)[:40]} is not a target with its exploiter")
         if "target" in row and "exploiter" in row:
             key = exploit_key(players, row["target"], row.get("target_sha256"))
-            found[key] = {**row["exploiter"], "command": record.get("command")}
+            found[key] = {**row["exploiter"], "command": record.get("command"),
+                          "timesteps": record.get("timesteps"), "gain": row.get("gain"),
+                          "search": row.get("search")}
     return found
 
 
@@ -382,8 +384,12 @@ def markdown(record: dict[str, Any]) -> str:
             cols.append("against tuned heads-up [95%]")
         cols += ["win rate [95%]", "decisions/s"]
         has_exploit = any("exploiter" in r for r in table["rows"])
+        has_search = any((r.get("exploiter") or {}).get("search") for r in table["rows"])
         if has_exploit:
             cols.append("exploiter's win rate [95%]")
+            cols.append("exploiter's gain over its start, points [95%]")
+        if has_search:
+            cols.append("search best response's gain, points [95%]")
         lines += ["| " + " | ".join(cols) + " |", "|" + "|".join(
             ["---:"] * 1 + ["---"] + ["---:"] * (len(cols) - 2)) + "|"]
         for n, r in enumerate(table["rows"], 1):
@@ -401,13 +407,25 @@ def markdown(record: dict[str, Any]) -> str:
             cells += [f"{_pct(r['win_rate'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}]",
                       "n/a" if r["decisions_per_second"] is None
                       else f"{r['decisions_per_second']:,.0f}"]
+            e = r.get("exploiter") or {}
             if has_exploit:
-                e = r.get("exploiter")
                 cells.append(f"{_pct(e['win_rate'])} [{_pct(e['low'])}, {_pct(e['high'])}]"
                              if e else "-")
+                cells.append(_points(e["gain"], 1, pct=True) if e.get("gain") else "-")
+            if has_search:
+                s = e.get("search")
+                cells.append(_points(s["gain"], 1, pct=True) if s else "-")
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-    if not any("exploiter" in r for t in record["tables"] for r in t["rows"]):
+    if any("exploiter" in r for t in record["tables"] for r in t["rows"]):
+        lines += ["Exploiters (`experiments/exploit.py`, its records under docs/results/): a "
+                  "PPO best response trained against the agent alone from a fixed start "
+                  "network, and where measured a search best response (`ismcts` with the "
+                  "agent itself as its model of the opponents and as its prior); each gain "
+                  "is over its start on the same deals, paired by deal. A model's row is "
+                  "joined by the SHA-256 of its file, so a probe of an earlier version of "
+                  "a model never shows beside it.", ""]
+    else:
         lines += ["Exploitability: no probe recorded yet (`experiments/exploit.py` writes "
                   "`docs/results/exploit.json`, which this page then reads).", ""]
     return "\n".join(lines)
