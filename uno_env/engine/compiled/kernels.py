@@ -374,7 +374,7 @@ class NumbaBackend:
                 in_blocks(save_and_step_games if every_game else step_games, blocks,
                           games.size, block)
                 return -1
-            except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
+            except Exception:  # replayed on one thread, which raises it
                 self.undo(state)
                 rewards[...] = 0
         return step_games(self.rules, self._arrays(state), games, actions, rewards,
@@ -390,7 +390,7 @@ class NumbaBackend:
                     *self._structs_here(state)[:2], games[first:end], keys[first:end],
                     _new(new_masks)))
                 return
-            except Exception:  # noqa: BLE001 - dealt again on one thread, which raises it
+            except Exception:  # dealt again on one thread, which raises it
                 pass
         reset_games(self.rules, self._arrays(state), games, keys, _new(new_masks))
 
@@ -496,7 +496,7 @@ class NumbaBackend:
             try:
                 in_blocks(play_seated_games, blocks, games.size, block)
                 return
-            except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
+            except Exception:  # replayed on one thread, which raises it
                 self.undo(state)
                 decisions[...] = before
                 rewards[...] = 0
