@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from example_checks import run_example
 
 from uno_env import ACTION_NAMES, PRESETS, Rules
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS, rules_vector
@@ -96,6 +97,6 @@ def _examples() -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("code", [c for _, c in _examples()], ids=[i for i, _ in _examples()])
-def test_docs_example_runs(code):
-    exec(compile(code, "docs example", "exec"), {"__name__": "docs_example"})
+@pytest.mark.parametrize(("name", "code"), _examples(), ids=[i for i, _ in _examples()])
+def test_docs_example_runs(name, code):
+    run_example(code, f"docs example {name}")
