@@ -79,7 +79,11 @@ def test_docs_build_strictly(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=600,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "site" / "api" / "engine" / "index.html").exists()
+    site = tmp_path / "site"
+    assert (site / "api" / "engine.html").exists()
+    titles = {page: re.search(r"<title>(.*?) - uno-env", (site / page).read_text(
+        encoding="utf-8")).group(1) for page in ("results.html", "results/index.html")}
+    assert titles == {"results.html": "Training results", "results/index.html": "Result records"}
 
 
 def test_every_docs_page_is_in_the_site():
