@@ -286,7 +286,7 @@ class NumbaBackend:
 
         A struct holds its arrays' reference counts, which compiled code updates at
         every use; two threads reading one struct update the same counts at once and
-        contend for them (two threads were slower than one). Each thread therefore gets
+        contend for them (two threads then run slower than one). Each thread therefore gets
         structs of its own over the same arrays, built once per state."""
         if self._own_of != (state, self._saved):
             self._own, self._own_of = {}, (state, self._saved)
