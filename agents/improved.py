@@ -131,7 +131,7 @@ def load_advisers(path: str | Path) -> tuple[list[tuple[AdvantageNet, float]], s
     except pickle.UnpicklingError:
         raise bad("it holds objects other than tensors and plain values, which could run "
                   "code when loaded; it is refused") from None
-    except Exception as e:   # noqa: BLE001 (a bad file fails in many ways; name the file)
+    except Exception as e:  # a bad file fails in many ways; name the file
         raise bad(f"not a model saved by uno_agents.improved ({type(e).__name__}: "
                   f"{str(e).strip().splitlines()[0] if str(e).strip() else ''})") from None
     try:

@@ -133,7 +133,7 @@ def _unpack(path: Path, key: str) -> tuple[Records, Clock, set[int]]:
                 records = Records(**{f.name: data[f"r_{f.name}"] for f in fields(Records)})
                 return (records, Clock(data["seconds"].copy(), data["decisions"].copy()),
                         set(data["done"].tolist()))
-    except Exception as e:   # noqa: BLE001 - a damaged file fails in many ways: name it
+    except Exception as e:  # a damaged file fails in many ways: name it
         raise ValueError(f"the saved progress {str(path)!r} is damaged ({type(e).__name__}: "
                          f"{' '.join(str(e).split())[:80]}); it is kept: remove it to start "
                          f"over") from None
