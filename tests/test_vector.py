@@ -13,9 +13,9 @@ from uno_env.envs.vector import UnoVectorEnv
 from uno_env.rules import PRESETS, Rules
 
 pytest.importorskip("stable_baselines3")
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import VecEnv
 
-from uno_env.envs.vector import UnoVecEnv  # noqa: E402
+from uno_env.envs.vector import UnoVecEnv
 
 
 def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
