@@ -101,4 +101,4 @@ def test_team_results_in_the_infos() -> None:
 def test_the_former_path_imports_this_module() -> None:
     from test_layers import assert_moved
 
-    assert_moved("uno_env.envs.rllib_env")
+    assert_moved("uno_env.rllib_env")
