@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("torch")
 
-from uno_agents import catalogue, make_agent  # noqa: E402
-from uno_agents.files import MODELS_DIR  # noqa: E402
-from uno_env import leaderboard  # noqa: E402
-from uno_env.cli import main as cli_main  # noqa: E402
+from uno_agents import catalogue, make_agent
+from uno_agents.files import MODELS_DIR
+from uno_env import leaderboard
+from uno_env.cli import main as cli_main
 
 
 def _digest(path: Path) -> str:
