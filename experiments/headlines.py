@@ -14,6 +14,10 @@ code's commit, the machine, the deal namespace and every row with its 95% interv
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("headlines", __name__)
+
 import argparse
 import json
 import shlex
