@@ -229,6 +229,12 @@ sys.meta_path.insert(0, Stall())
 """
 
 
+def run_probe(code: str) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` to its end, its output captured."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=ENV, timeout=60)
+
+
 def console_script(tmp_path: Path) -> Path:
     """The ``uno-env`` console script as pip writes it from pyproject.toml's entry point."""
     import tomllib
@@ -286,8 +292,7 @@ def test_a_ctrl_c_in_a_callback_from_c_during_start_up_ends_the_command() -> Non
              "guard('probe')\n"
              "ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))()\n"
              "time.sleep(30)\n")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env=ENV, timeout=60)
+    done = run_probe(probe)
     assert done.returncode == 130 and done.stderr.strip() == "probe: interrupted", done.stderr
 
 
@@ -336,6 +341,5 @@ def test_the_launcher_imports_nothing_heavy() -> None:
              "print(sorted(m for m in sys.modules if m.split('.')[0] in "
              "('numpy', 'numba', 'torch', 'gymnasium', 'pettingzoo', 'uno_agents') "
              "or m.startswith('uno_env.') and m != 'uno_env.launch'))\n")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env=ENV, timeout=60)
+    done = run_probe(probe)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
