@@ -17,6 +17,10 @@ record into the cards without playing.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("headlines", __name__)
+
 import argparse
 import json
 import shlex

@@ -32,6 +32,10 @@ Usage: ``python experiments/soak.py [--decisions N] [--players 7 10] [--backends
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("soak", __name__)
+
 import argparse
 import dataclasses
 import json

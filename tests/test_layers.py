@@ -40,6 +40,8 @@ LAYER_OF = {
     "uno_env.envs": "envs",
     "uno_env.evaluation": "evaluation",
     "uno_env.cli": "command",
+    "uno_env.launch": "command",
+    "uno_env.__main__": "command",
 }
 
 #: What each layer may import (its own layer included); docs/architecture.md draws it.

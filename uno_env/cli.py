@@ -273,8 +273,10 @@ def _interrupts() -> Iterator[None]:
 def run_command(main: Callable[[], int | None], name: str) -> int:
     """Run a command's ``main``; Ctrl-C ends it, and every process it started with
     :func:`run_process`, with a one-line message on stderr and exit status 130 (no
-    traceback), also where Python would drop the interrupt (:func:`_interrupts`).
-    Returns the exit status (``main``'s result, 0 for None)."""
+    traceback), also where Python would drop the interrupt (:func:`_interrupts`). Output
+    piped into a reader that stops early (``| head``) ends it quietly with status 141,
+    as a shell reports a command ended by SIGPIPE. Returns the exit status (``main``'s
+    result, 0 for None)."""
     with _interrupts():
         try:
             result = main()
@@ -286,7 +288,18 @@ def run_command(main: Callable[[], int | None], name: str) -> int:
             step = Path(str(err.cmd[1])).name if len(err.cmd) > 1 else "a step"
             print(f"{name}: {step} failed (exit status {err.returncode})", file=sys.stderr)
             return 1
+        except BrokenPipeError:      # the reader of the output left early (``| head``)
+            _children.stop()
+            _quiet_stdout()
+            return 141
     return int(result or 0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit, into a pipe
+    nobody reads any more, raises nothing."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _dies_with_parent() -> Callable[[], None] | None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import checks
 from ..deals import CURVE_START, EVALUATION_START
 from ..rules import Rules
 from .intervals import mean_interval, win_rate
@@ -51,7 +52,9 @@ def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 1
     same cards). Games cut by ``max_turns`` count as lost. The deals are those of the
     engine seeds ``seed, seed + 1, ..., seed + deals - 1``: two calls share deals when
     these ranges overlap, so fresh deals need a ``seed`` past the last one used. Agents
-    of every kind (search agents included) decide as in a tournament."""
+    of every kind (search agents included) decide as in a tournament. ``deals`` is at
+    least 1 (a caller with none to play skips the call: there is no win rate of none)."""
+    checks.integer(deals, "deals", 1)
     p = rules.num_players
     table = np.ones((p, p), np.int64)          # seating r: the agent in seat r
     table[np.arange(p), np.arange(p)] = 0
