@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
 
 from uno_agents import BatchAgent, make_agent
 from uno_env import Rules
-from uno_env.cli import agent_specs, integer_from, run_command, user_errors
+from uno_env.cli import RECORDS, agent_specs, integer_from, run_command, user_errors
 from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.machine import provenance
+from uno_env.records import Recorder, save_records
 from uno_env.tournament import SEED_MAX
 from uno_env.tournament_report import check_output, write_atomic
 
@@ -51,6 +53,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--baseline", default=None,
                         help="an agent whose wins on the same deals each agent is compared to")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
+    parser.add_argument("--save-games", type=integer_from(0), default=0, metavar="N",
+                        help="save the first N games of each agent against each opponent as "
+                             "game records (replayed by `uno-env serve`; default: none)")
+    parser.add_argument("--records", default=RECORDS, metavar="DIR",
+                        help="folder of the game records (default: %(default)s)")
     return parser.parse_args(argv)
 
 
@@ -73,7 +80,11 @@ def evaluate(args: argparse.Namespace, rules: Rules, agents: dict[str, BatchAgen
     rows = []
     for spec, agent in agents.items():
         for name, opponent in opponents.items():
-            wins = deal_wins(agent, opponent, rules, args.deals, first)
+            recorder = Recorder(range(args.save_games), "experiments/evaluate.py")
+            wins = deal_wins(agent, opponent, rules, args.deals, first, recorder=recorder)
+            if args.save_games:
+                stem = re.sub(r"[^A-Za-z0-9_-]+", "_", f"evaluate-{spec}-vs-{name}")
+                save_records(recorder.records(rules, args.preset), args.records, stem)
             r = win_rate(wins, args.players)
             rows.append({"agent": spec, "opponent": name, **r})
             line = (f"{spec:>24} vs {name:<12} {r['win_rate']:6.1%} "
