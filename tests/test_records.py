@@ -116,3 +116,19 @@ def test_a_file_that_is_not_a_record_is_named(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(ValueError, match="x.json"):
         load_record(path)
+
+
+def test_a_record_displays_inline_in_a_notebook() -> None:
+    from uno_env.web.notebook import ReplayDisplay
+
+    record = GameRecord(Rules(num_players=2), 5, (), ("a", "b"))
+    engine, _ = replay(record)
+    legal = engine.legal_action_mask()[0].nonzero()[0][:1]
+    record = GameRecord(Rules(num_players=2), 5, tuple(int(a) for a in legal), ("a", "b"))
+    shown = ReplayDisplay(record, viewer=1)
+    assert len(shown.data["frames"]) == 2
+    assert [h is not None for h in shown.data["frames"][0]["hands"]] == [False, True]
+    page = shown._repr_html_()
+    assert page.count("<script>") == 1 and page.count("</script>") == 1
+    assert "UnoTable.render" in page and "a (seat 0)" in page
+    assert "UNO, 2 players" in repr(shown)      # the text where no script runs

@@ -87,7 +87,8 @@ const UnoTable = (() => {
     const color = el("div", "color");
     const swatch = el("span", `swatch c-${f.color}`);
     color.appendChild(swatch);
-    color.appendChild(el("span", "", `current color: ${COLOR_NAMES[f.color]}`));
+    const chosen = f.phase === "choose_color" ? "being chosen" : COLOR_NAMES[f.color];
+    color.appendChild(el("span", "", `current color: ${chosen}`));
     info.appendChild(color);
     const dir = f.direction > 0 ? "\u21bb clockwise" : "\u21ba counter-clockwise";
     info.appendChild(el("div", "direction", `direction: ${dir}`));
@@ -114,8 +115,9 @@ const UnoTable = (() => {
       const area = el("div", "hand");
       area.id = "hand";
       const mine = f.hands[f.viewer];
+      const whose = f.names[f.viewer] === "you" ? "your hand" : `hand of ${f.names[f.viewer]}`;
       area.appendChild(el("div", "caption",
-        `hand of ${f.names[f.viewer]}: ${mine.length} card${mine.length === 1 ? "" : "s"}`));
+        `${whose}: ${mine.length} card${mine.length === 1 ? "" : "s"}`));
       const row = el("div", "cards");
       mine.forEach((c) => {
         const onClick = play ? play(c) : null;
