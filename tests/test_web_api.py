@@ -38,14 +38,19 @@ def _start(client: TestClient, **body: object) -> dict:
     return response.json()
 
 
-def _play_out(client: TestClient, game: dict, pick: random.Random) -> dict:
-    """Play ``game`` to its end: the person picks random legal actions."""
+def _play_out(client: TestClient, game: dict, pick: random.Random,
+              seen: dict[str, set[str]] | None = None) -> dict:
+    """Play ``game`` to its end: the person picks a random legal play when there is one,
+    else a random legal action; ``seen`` collects the labels offered in each phase."""
     for _ in range(3000):
         if game["done"]:
             return game
         if game["waiting_for"] == "you":
             assert game["legal"], "the person is to act: the legal actions are listed"
-            action = pick.choice(game["legal"])["id"]
+            if seen is not None:
+                seen.setdefault(game["phase"], set()).update(a["label"] for a in game["legal"])
+            plays = [a for a in game["legal"] if a["card"]]
+            action = pick.choice(plays or game["legal"])["id"]
             response = client.post(f"/api/games/{game['id']}/actions", json={"action": action})
         else:
             assert game["legal"] == []
@@ -85,14 +90,28 @@ def test_a_person_plays_a_whole_game_to_its_end(client: TestClient, folder: Path
     assert record.seats == ("you", "random_play") and len(record.actions) == game["decisions"]
 
 
-@pytest.mark.parametrize("preset, players", [("computer", 3), ("house_dobon", 4),
-                                             ("no_mercy", 2), ("federation", 5)])
+#: Deals on which the person meets the special decisions (the games are fixed by the seed).
+SPECIAL = [
+    ("computer", 3, 1, {"respond": "take the", "choose_target": "swap hands with",
+                        "react": "let it go"}),         # stacking, 7-0, jump-in
+    ("house_dobon", 3, 0, {"multi": "end the play"}),   # multi-card plays
+    ("no_mercy", 2, 3, {}),
+    ("federation", 5, 3, {}),
+]
+
+
+@pytest.mark.parametrize("preset, players, seed, phases", SPECIAL)
 def test_special_rules_decisions_are_offered_and_taken(client: TestClient, preset: str,
-                                                       players: int) -> None:
-    """Stacking, multi-card plays, 7-0 swaps, jump-in and Dobon: every decision the
-    engine offers the person is a listed action that the server takes."""
-    game = _start(client, preset=preset, players=players, agents=["greedy"], seed=3)
-    _play_out(client, game, random.Random(preset))
+                                                       players: int, seed: int,
+                                                       phases: dict[str, str]) -> None:
+    """Stack answers, 7-0 swaps, jump-ins and multi-card plays: every decision the engine
+    offers the person is a listed action with a label, and the server takes it."""
+    game = _start(client, preset=preset, players=players, agents=["greedy"], seed=seed)
+    seen: dict[str, set[str]] = {}
+    _play_out(client, game, random.Random(seed), seen)
+    for phase, label in phases.items():
+        assert phase in seen, f"{preset}: the person never met phase {phase}: {sorted(seen)}"
+        assert any(text.startswith(label) for text in seen[phase]), (phase, seen[phase])
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> None:

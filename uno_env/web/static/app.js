@@ -45,7 +45,8 @@ function showGame() {
   UnoTable.render($("table"), g, g.waiting_for === "you" ? (c) => {
     const options = byCard[c];
     if (!options) return null;
-    return () => (options.length === 1 ? choose(options[0].id) : chooseColor(c, options));
+    // A wild always asks for its color, even when the rules leave one.
+    return () => (options[0].color ? chooseColor(c, options) : choose(options[0].id));
   } : null);
   const controls = $("controls");
   controls.replaceChildren();
