@@ -251,3 +251,18 @@ def test_serve_is_a_command_on_a_local_address() -> None:
             bind(port)
     finally:
         sock.close()
+
+
+def test_serve_prints_its_local_address(folder: Path, monkeypatch, capsys) -> None:
+    import uvicorn
+
+    from uno_env.cli import main
+
+    started = []
+    monkeypatch.setattr(uvicorn.Server, "run",
+                        lambda self, sockets: started.append(sockets[0].getsockname()))
+    assert main(["serve", "--port", "0", "--records", str(folder)]) == 0
+    (address,) = started
+    assert address[0] == "127.0.0.1"
+    assert f"open http://127.0.0.1:{address[1]} " in capsys.readouterr().out
+    assert folder.is_dir()

@@ -77,9 +77,10 @@ def _wait_for_person(driver: webdriver.Chrome, seq: str) -> str:
     """Wait until the page has redrawn since ``seq`` and the person is to act or the game
     is over; that status."""
     def ready(d: webdriver.Chrome) -> str | bool:
-        status = _body(d, "status")
+        status, now = d.execute_script(     # one read of both: the page may redraw between
+            "return [document.body.dataset.status, document.body.dataset.seq]")
         assert status != "error", d.find_element(By.ID, "message").text
-        return status if _body(d, "seq") != seq and status in ("your_turn", "over") else False
+        return status if now != seq and status in ("your_turn", "over") else False
     return WebDriverWait(driver, WAIT).until(ready)
 
 
@@ -99,7 +100,11 @@ def _click_a_legal_move(driver: webdriver.Chrome) -> None:
         if colors:
             colors[-1].click()
         return
-    driver.find_elements(By.CSS_SELECTOR, "#controls button[data-action]")[0].click()
+    buttons = driver.find_elements(By.CSS_SELECTOR, "#controls button[data-action]")
+    assert buttons, "no control for the legal actions: " + driver.execute_script(
+        "return JSON.stringify([document.body.dataset.seq, play.game.legal, "
+        "play.game.hands, play.game.waiting_for, document.getElementById('hand').innerHTML])")
+    buttons[0].click()
 
 
 def test_a_person_plays_a_game_to_its_end_and_replays_it(server, browser) -> None:
