@@ -19,6 +19,7 @@ import json
 import re
 import shlex
 import sys
+from pathlib import Path
 
 from uno_agents import BatchAgent, make_agent
 from uno_env import Rules
@@ -80,9 +81,10 @@ def evaluate(args: argparse.Namespace, rules: Rules, agents: dict[str, BatchAgen
     rows = []
     for spec, agent in agents.items():
         for name, opponent in opponents.items():
-            recorder = Recorder(range(args.save_games), "experiments/evaluate.py")
+            recorder = (Recorder(range(args.save_games), "experiments/evaluate.py")
+                        if args.save_games else None)
             wins = deal_wins(agent, opponent, rules, args.deals, first, recorder=recorder)
-            if args.save_games:
+            if recorder is not None:
                 stem = re.sub(r"[^A-Za-z0-9_-]+", "_", f"evaluate-{spec}-vs-{name}")
                 save_records(recorder.records(rules, args.preset), args.records, stem)
             r = win_rate(wins, args.players)
@@ -118,6 +120,8 @@ def main(argv: list[str] | None = None) -> None:
         first = deal_seed("evaluation", args.seed, 0, args.deals)
         if args.out:
             check_output(args.out, "--out")
+        if args.save_games:   # the folder is made before the games, not after them
+            Path(args.records).mkdir(parents=True, exist_ok=True)
     rows = evaluate(args, rules, agents, opponents, baseline, first)
     if args.out:
         command = "python experiments/evaluate.py " + shlex.join(argv)

@@ -397,6 +397,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             connect(None if args.ray is True else str(args.ray))
         if args.save_games and args.ray:
             raise ValueError("--save-games records games played here: drop --ray")
+        if args.save_games:   # the folder is made before the games, not after them
+            Path(args.records).mkdir(parents=True, exist_ok=True)
     per_preset = -(-args.games // len(table)) * len(table)
     results = []
     saved: list[Path] = []

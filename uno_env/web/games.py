@@ -78,6 +78,10 @@ class Game:
 
     def view(self) -> dict[str, Any]:
         """The game as the page shows it: the person's view (every hand when watching)."""
+        with self.lock:
+            return self._view()
+
+    def _view(self) -> dict[str, Any]:
         out = frame(self.engine, self.names, self.seat, self.seat)
         out.update(id=self.id, preset=self.preset, seat=self.seat, log=self.log[-LOG_SIZE:],
                    decisions=len(self.actions),
@@ -95,7 +99,7 @@ class Game:
             if int(self.engine.state.current[0]) != self.seat:
                 raise GameError(f"it is not your turn: {self.names[self._acting()]} is to act")
             self._apply(_action(action))
-            return self.view()
+            return self._view()
 
     def advance(self) -> dict[str, Any]:
         """One move of the agent to act."""
@@ -109,7 +113,7 @@ class Game:
                                     self.engine.observe(games=game),
                                     self.engine.legal_action_mask(game), self.rng)
             self._apply(int(np.asarray(chosen).reshape(-1)[0]))
-            return self.view()
+            return self._view()
 
     def record(self) -> GameRecord:
         """The game so far as a game record."""

@@ -41,4 +41,7 @@ def serve(records: str | Path, port: int = 8765,
     say(f"uno-env serve: open {address} (records in {Path(records).resolve()}); "
         "Ctrl-C stops it")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
