@@ -97,6 +97,7 @@ SPECIAL = [
     ("house_dobon", 3, 0, {"multi": "end the play"}),   # multi-card plays
     ("no_mercy", 2, 3, {}),
     ("federation", 5, 3, {}),
+    ("teams", 4, 0, {}),
 ]
 
 
@@ -108,7 +109,9 @@ def test_special_rules_decisions_are_offered_and_taken(client: TestClient, prese
     offers the person is a listed action with a label, and the server takes it."""
     game = _start(client, preset=preset, players=players, agents=["greedy"], seed=seed)
     seen: dict[str, set[str]] = {}
-    _play_out(client, game, random.Random(seed), seen)
+    game = _play_out(client, game, random.Random(seed), seen)
+    if preset == "teams" and game["winner"] >= 0:    # partners win together
+        assert " and " in game["status"] and game["status"].endswith(" win")
     for phase, label in phases.items():
         assert phase in seen, f"{preset}: the person never met phase {phase}: {sorted(seen)}"
         assert any(text.startswith(label) for text in seen[phase]), (phase, seen[phase])
@@ -215,6 +218,8 @@ def test_a_record_is_replayed_frame_by_frame(client: TestClient, folder: Path) -
     assert seat1[0]["hands"][1] == frames[0]["hands"][1]
     bad = client.get(f"/api/records/{name}?viewer=3")
     assert bad.status_code == 400 and "viewer 3" in bad.json()["error"]
+    missing = client.get("/api/records/missing.json")
+    assert missing.status_code == 404 and "no record 'missing.json'" in missing.json()["error"]
 
 
 @pytest.mark.parametrize("name", ["..%2F..%2Fetc%2Fpasswd", "%2Fetc%2Fpasswd.json",

@@ -31,7 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS
 from .games import GameError, Games, UnknownGame
-from .store import RecordStore
+from .store import RecordStore, UnknownRecord
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Agents the page offers (any spec the agents' factory takes can be typed).
@@ -88,16 +88,13 @@ def create_app(records: str | Path) -> FastAPI:
         return _error(err.status_code, f"{request.method} {request.url.path}: {err.detail}")
 
     @app.exception_handler(UnknownGame)
-    async def unknown(request: Request, err: UnknownGame) -> JSONResponse:
+    @app.exception_handler(UnknownRecord)
+    async def unknown(request: Request, err: LookupError) -> JSONResponse:
         return _error(404, str(err.args[0]))
 
     @app.exception_handler(GameError)
     async def refused(request: Request, err: GameError) -> JSONResponse:
         return _error(409, str(err))
-
-    @app.exception_handler(LookupError)
-    async def missing(request: Request, err: LookupError) -> JSONResponse:
-        return _error(404, str(err.args[0]) if err.args else "not found")
 
     @app.exception_handler(ValueError)
     async def bad_value(request: Request, err: ValueError) -> JSONResponse:

@@ -22,6 +22,10 @@ from .view import replay_frames
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json")
 
 
+class UnknownRecord(LookupError):
+    """A record name the records folder does not hold."""
+
+
 class RecordStore:
     """The game records of one folder (created when missing)."""
 
@@ -61,7 +65,7 @@ class RecordStore:
     def load(self, name: str) -> GameRecord:
         path = self.path(name)
         if not path.is_file():
-            raise LookupError(f"no record {name!r} in the records folder")
+            raise UnknownRecord(f"no record {name!r} in the records folder")
         return load_record(path)
 
     def save(self, record: GameRecord, stem: str = "game") -> str:

@@ -89,6 +89,7 @@ def frame(engine: Engine, names: Sequence[str], viewer: int | None,
     hands: list[list[str] | None] = [None] * engine.num_players
     for seat in shown:
         hands[seat] = engine.hand(0, seat)
+    facts["teams"] = engine.rules.teams
     facts.update(
         names=list(names), hands=hands, viewer=viewer,
         round_points=[int(x) for x in s.round_points[0]],
@@ -102,8 +103,12 @@ def frame(engine: Engine, names: Sequence[str], viewer: int | None,
 def status_text(facts: dict[str, Any], names: Sequence[str]) -> str:
     """One line: who is to act and on what, or how the game ended."""
     if facts["done"]:
-        if facts["winner"] >= 0:
-            return f"game over: {names[facts['winner']]} wins"
+        w = facts["winner"]
+        if w >= 0 and facts["teams"]:
+            side = [n for seat, n in enumerate(names) if seat % 2 == w % 2]
+            return f"game over: {' and '.join(side)} win"
+        if w >= 0:
+            return f"game over: {names[w]} wins"
         return "game over: cut at the turn limit, nobody wins"
     what = facts["phase"].replace("_", " ")
     return f"{names[facts['acting']]} to act ({what})"
