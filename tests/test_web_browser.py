@@ -31,8 +31,8 @@ from uno_env.web.server import bind  # noqa: E402
 
 CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(CHROMEDRIVER is None, reason="needs Debian's chromium-driver")
-#: Seconds any one wait for the page may take.
-WAIT = 20
+#: Seconds any one wait for the page may take, and between two looks at it.
+WAIT, POLL = 20, 0.02
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def _wait_for_person(driver: webdriver.Chrome, seq: str) -> str:
             "return [document.body.dataset.status, document.body.dataset.seq]")
         assert status != "error", d.find_element(By.ID, "message").text
         return status if now != seq and status in ("your_turn", "over") else False
-    return WebDriverWait(driver, WAIT).until(ready)
+    return WebDriverWait(driver, WAIT, POLL).until(ready)
 
 
 def _shoot(driver: webdriver.Chrome, name: str) -> None:
@@ -111,7 +111,7 @@ def test_a_person_plays_a_game_to_its_end_and_replays_it(server, browser) -> Non
     url, folder = server
     driver = browser
     driver.get(url)
-    WebDriverWait(driver, WAIT).until(lambda d: _body(d, "status") == "idle")
+    WebDriverWait(driver, WAIT, POLL).until(lambda d: _body(d, "status") == "idle")
     Select(driver.find_element(By.ID, "preset")).select_by_value("official")
     agents = driver.find_element(By.ID, "agents")
     agents.clear()
@@ -137,19 +137,19 @@ def test_a_person_plays_a_game_to_its_end_and_replays_it(server, browser) -> Non
     assert sum(li.text.startswith("you: ") for li in log) == moves
 
     driver.find_element(By.ID, "save").click()
-    WebDriverWait(driver, WAIT).until(
+    WebDriverWait(driver, WAIT, POLL).until(
         lambda d: "saved as" in d.find_element(By.ID, "message").text)
     (saved,) = folder.glob("*.json")
     record = load_record(saved)
     assert record.seats == ("you", "random_play")
 
     driver.find_element(By.ID, "tab-replays").click()
-    WebDriverWait(driver, WAIT).until(
+    WebDriverWait(driver, WAIT, POLL).until(
         lambda d: d.find_element(By.ID, "records").get_attribute("value") == saved.name)
     driver.find_element(By.ID, "open").click()
     step = driver.find_element(By.ID, "step")
     last = len(record.actions)
-    WebDriverWait(driver, WAIT).until(lambda d: step.text == f"position 0 of {last}")
+    WebDriverWait(driver, WAIT, POLL).until(lambda d: step.text == f"position 0 of {last}")
     assert len(driver.find_elements(By.CSS_SELECTOR, "#replay-table .mini-hand")) == 2
     for _ in range(3):
         driver.find_element(By.ID, "forward").click()
@@ -157,7 +157,7 @@ def test_a_person_plays_a_game_to_its_end_and_replays_it(server, browser) -> Non
     assert step.text == f"position 2 of {last}"
     assert len(driver.find_elements(By.CSS_SELECTOR, "#replay-log li")) == 2
     Select(driver.find_element(By.ID, "viewer")).select_by_value("1")
-    WebDriverWait(driver, WAIT).until(
+    WebDriverWait(driver, WAIT, POLL).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-table #hand"))
     assert step.text == f"position 2 of {last}"
     assert not driver.find_elements(By.CSS_SELECTOR, "#replay-table .mini-hand")
