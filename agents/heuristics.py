@@ -19,8 +19,8 @@ Both agents here play the best legal action under ``weights @ features`` (see
   every Skip, Reverse and draw card is a second turn in a row, while at a larger
   table what matters is who plays next and who is about to go out, so the best
   weights differ. Each decision reads the table size from its observation and
-  uses the set tuned for the nearest size. The weights and the commands that
-  produced them are recorded below.
+  uses the set tuned for the nearest size (the weights are below; how they were
+  tuned is in docs/log.md).
 
 Every preset's decisions are covered by the same scores: answers to a penalty
 are plays compared with accepting it, a multi-card play goes on while adding a
@@ -60,45 +60,9 @@ DEFENDER_WEIGHTS: dict[str, float] = {
 #: Weights found by the cross-entropy search of ``experiments/tune_heuristic.py`` on the
 #: official preset, one set per table size (a table plays with the set of the nearest
 #: size, see :func:`nearest_size`). Each set is the generation mean that did best when
-#: re-measured on fresh deals (``--pick``); a feature added after a set was tuned is 0 in it.
-#:
-#: * 2 players, in three runs: ``--players 2 --start docs/results/heuristic_start.json
-#:   --generations 10 --population 20 --elite 5 --deals 500 --sigma 6 --seed 1 --pick 3000``
-#:   (the start file holds the earlier heads-up weights), generation 3; from it ``--start
-#:   tuned:2 --generations 8 --population 16 --elite 4 --deals 1500 --sigma 3 --seed 21
-#:   --pick 5000``, generation 6 (72.3% over 10,000 games of the pick), saved as
-#:   ``docs/results/heuristic_2p_stage1.json``; from that ``--start
-#:   docs/results/heuristic_2p_stage1.json --generations 8 --population 16 --elite 4 --deals
-#:   2000 --sigma 2 --seed 22 --pick 5000``, generation 5 (72.4% over 10,000 games of the
-#:   pick; 72.4% [71.6, 73.3] on the strategy benchmark's deals, seed 0).
-#: * 4 players, in three runs: ``--players 4 --start tuned:2 --generations 10 --population
-#:   20 --elite 5 --deals 250 --sigma 5 --seed 2 --pick 1500`` (from the heads-up set),
-#:   generation 4 (40.0% on the strategy benchmark's deals, seed 0); from it, with common
-#:   random numbers, ``--players 4 --start tuned:4 --generations 12 --population 16 --elite
-#:   4 --deals 1500 --sigma 3 --seed 61 --pick 4000``, generation 7, saved as
-#:   ``docs/results/heuristic_4p_stage1.json``; from that ``--start
-#:   docs/results/heuristic_4p_stage1.json --generations 8 --population 16 --elite 4 --deals
-#:   2500 --sigma 2 --seed 62 --pick 5000``, generation 2 (41.9% over 20,000 games of the
-#:   pick, the start 41.5%; 40.8% [39.8, 41.7] on the strategy benchmark's deals, seed 0,
-#:   and 40.9% on seed 1, against 40.0% and 39.8% before); from that, with twice the
-#:   deals a candidate, ``--start tuned:4 --generations 10 --population 16 --elite 4
-#:   --deals 5000 --sigma 2 --seed 63 --pick 10000``, generation 9, saved as
-#:   ``docs/results/heuristic_4p_stage2.json`` (41.7% over 40,000 games of the pick, the
-#:   start 41.3%; 41.3% [40.3, 42.2] on the strategy benchmark's deals, seed 0, and 42.1%
-#:   on seed 1, against 40.8% and 40.9% before); from that, ``--start
-#:   docs/results/heuristic_4p_stage2.json --generations 8 --population 16 --elite 4
-#:   --deals 5000 --sigma 2 --seed 64 --pick 10000``, generation 6, saved as
-#:   ``docs/results/heuristic_4p_stage3.json`` (42.1% over the same 40,000 pick games
-#:   against 41.7%; 42.2% [41.3, 43.2] on the strategy benchmark's deals, seed 0, and
-#:   41.8%, 42.1%, 41.4% and 41.8% on the deals of seeds 1-4: 41.9% over all 50,000
-#:   games, against 41.7% for the stage-2 set).
-#: * 6 players, in two runs: ``--players 6 --start tuned:4 --generations 8 --population 16
-#:   --elite 4 --deals 200 --sigma 4 --seed 3 --pick 800`` (from the 4-player set),
-#:   generation 5; from it, with the candidates meeting the same opponents' choices
-#:   (common random numbers), ``--players 6 --start tuned:6 --generations 8 --population
-#:   16 --elite 4 --deals 1700 --sigma 3 --seed 41 --pick 4000``, generation 4 (29.0% over
-#:   24,000 games of the pick, the start 28.6%; 29.2% [28.3, 30.1] on the strategy
-#:   benchmark's deals, seed 0, and 28.4% on seed 1, against 28.0% and 27.6% before).
+#: re-measured on fresh deals (``--pick``); a feature added after a set was tuned is 0 in
+#: it. The runs that produced each set, with their options and results, are in
+#: docs/log.md ("The weights of ``tuned``"; the stages in ``docs/results/heuristic_*.json``).
 TUNED_WEIGHTS: dict[int, dict[str, float]] = {
     2: {
         "number": 5.31, "number_value": -0.97, "colored_action": 1.47, "wild": -30.05,

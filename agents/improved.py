@@ -131,7 +131,7 @@ def load_advisers(path: str | Path) -> tuple[list[tuple[AdvantageNet, float]], s
     except pickle.UnpicklingError:
         raise bad("it holds objects other than tensors and plain values, which could run "
                   "code when loaded; it is refused") from None
-    except Exception as e:   # noqa: BLE001 (a bad file fails in many ways; name the file)
+    except Exception as e:  # a bad file fails in many ways; name the file
         raise bad(f"not a model saved by uno_agents.improved ({type(e).__name__}: "
                   f"{str(e).strip().splitlines()[0] if str(e).strip() else ''})") from None
     try:
@@ -201,6 +201,8 @@ class ImprovedAgent(Agent):
         from . import make_agent
 
         stored_base, stored_veto = "tuned", None
+        #: The file the advisers were read from (``None`` for networks given in memory).
+        self.model_file: Path | None = None
         if isinstance(model, AdvantageNet):
             advisers = [(model, 0.0 if margin is None else float(margin))]
             label = label or "improved"
@@ -208,6 +210,7 @@ class ImprovedAgent(Agent):
             path = (resolve_model(model, ".pt", "advantage model", "improved")
                     if isinstance(model, str) else model)
             advisers, stored_base, stored_veto = load_advisers(path)
+            self.model_file = Path(path)
             if margin is not None:
                 advisers = [(net, float(margin)) for net, _ in advisers]
             label = label or f"improved:{model}"

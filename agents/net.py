@@ -367,6 +367,8 @@ class NetAgent(LogitsAgent):
 
         self.columns: np.ndarray | None = None
         self.net: Any
+        #: The file the network was read from (``None`` for a network given in memory).
+        self.model_file: Path | None = None
         if isinstance(model, str) and "," in model:   # "official-2p,device=cuda"
             model, device = _net_options(model, device)
         if isinstance(model, torch.nn.Module) and hasattr(model, "evaluate"):
@@ -377,6 +379,7 @@ class NetAgent(LogitsAgent):
         elif isinstance(model, (str, Path)):
             path = resolve_net(str(model)) if isinstance(model, str) else model
             self.net, self.columns = load_net(path)
+            self.model_file = Path(path)
             label = label or f"net:{path.stem}"
         else:
             raise TypeError(f"NetAgent needs a network file or a network, got "

@@ -576,10 +576,13 @@ class PolicyAgent(LogitsAgent):
 
     def __init__(self, policy: str | Path | torch.nn.Module | Any,
                  deterministic: bool = True, label: str | None = None) -> None:
+        #: The file the policy was read from (``None`` for a policy given in memory).
+        self.model_file: Path | None = None
         if isinstance(policy, (str, Path)):
             path = (resolve_model(policy, SHIPPED_SUFFIX, "ppo policy", "ppo")
                     if isinstance(policy, str) else policy)
             label = label or f"ppo:{policy}"
+            self.model_file = Path(path)
             policy = load_policy(path)
         if hasattr(policy, "mlp_extractor") and hasattr(policy, "action_net"):
             extractor = getattr(policy, "features_extractor", None)

@@ -146,7 +146,7 @@ def read_sb3_zip(path: Path) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
         raise ValueError(f"not an SB3 model zip ({type(e).__name__}: {e})") from None
     try:
         tensors = torch.load(io.BytesIO(pth), map_location="cpu", weights_only=True)
-    except Exception as e:  # noqa: BLE001 (torch fails in many ways on a bad file)
+    except Exception as e:  # torch fails in many ways on a bad file
         raise ValueError(f"its policy.pth is not plain tensors ({type(e).__name__})") from None
     if not isinstance(data, dict) or not isinstance(tensors, dict):
         raise ValueError("not an SB3 model zip (its data or tensors are not mappings)")

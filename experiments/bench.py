@@ -45,6 +45,10 @@ Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls 
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("bench", __name__)
+
 import argparse
 import os
 import platform

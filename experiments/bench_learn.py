@@ -34,6 +34,10 @@ measurements taken seconds apart compare better than ones taken minutes apart.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("bench_learn", __name__)
+
 import copy
 import dataclasses
 import json
@@ -326,4 +330,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    from uno_env.cli import run_command
+
+    sys.exit(run_command(lambda: main() and 0, "bench_learn"))

@@ -13,6 +13,10 @@ Usage: ``python experiments/bench_tournament.py [--games N]`` (``make bench-tour
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("bench_tournament", __name__)
+
 import argparse
 import os
 import platform

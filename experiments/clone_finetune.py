@@ -26,6 +26,10 @@ Budget of the defaults: about 1.5 hours per seed on one core of a 2-core machine
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("clone_finetune", __name__)
+
 import json
 import shlex
 import sys

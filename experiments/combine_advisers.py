@@ -23,6 +23,10 @@ difference to the base paired by deal and its 95% interval. A run writes to
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("combine_advisers", __name__)
+
 import dataclasses
 import json
 import shlex

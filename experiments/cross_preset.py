@@ -55,6 +55,10 @@ cells being played and the decisions since the last checkpoint: the same command
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("cross_preset", __name__)
+
 import argparse
 import hashlib
 import io

@@ -24,6 +24,10 @@ distilling. Prints a table per confidence (and per phase of play) and writes
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("departure_check", __name__)
+
 import dataclasses
 import json
 import sys

@@ -13,6 +13,10 @@ continues after the last finished round.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("distill", __name__)
+
 import shlex
 import sys
 

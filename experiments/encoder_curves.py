@@ -16,6 +16,10 @@ against decisions and against wall time (``--figure``).
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("encoder_curves", __name__)
+
 import argparse
 import json
 import shlex

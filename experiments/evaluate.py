@@ -14,6 +14,10 @@ needs it above 0). Prints a table and writes ``--out`` (JSON) when given.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("evaluate", __name__)
+
 import argparse
 import json
 import re

@@ -26,6 +26,10 @@ Writes ``--out/iter-<i>/`` (each network with its card), ``--out/expert_iteratio
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("expert_iteration", __name__)
+
 import json
 import shlex
 import sys

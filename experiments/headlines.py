@@ -9,15 +9,23 @@ of evaluation stream ``--seed`` of :mod:`uno_env.deals` (the same deals as
 never played by any training, tuning or model selection of the shipped agents: the
 first deals of stream 0 were, by the seeds an earlier version of the distillation recipe
 used. Writes ``--out`` (default ``docs/results/headlines.json``): the command, the
-code's commit, the machine, the deal namespace and every row with its 95% interval.
+code's commit, the machine, the deal namespace and every row with its 95% interval and
+the SHA-256 of the model file it measured; each shipped model's card then gets its rows as
+its ``headline`` (``uno-env models`` lists them). ``--cards-only`` copies an existing
+record into the cards without playing.
 """
 
 from __future__ import annotations
+
+from uno_env.launch import guard
+
+guard("headlines", __name__)
 
 import argparse
 import json
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from uno_env.cli import integer_from, run_command
@@ -51,6 +59,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="processes the rows are played in (default: %(default)s)")
     parser.add_argument("--out", default="docs/results/headlines.json",
                         help="the record (default: %(default)s)")
+    parser.add_argument("--cards-only", action="store_true",
+                        help="play nothing: copy the rows of the record --out into the "
+                             "cards of the shipped models they measured")
     args = parser.parse_args(argv)
     wanted = set(filter(None, args.rows.split(",")))
     args.row_list = [r for r in ROWS if not wanted or r[0] in wanted]
@@ -69,18 +80,33 @@ def measure(agent: str, opponent: str, players: int, preset: str, deals: int,
     except ImportError:  # pragma: no cover - heuristics only
         pass
     from uno_agents import make_agent
+    from uno_agents.catalogue import model_file, model_hash
     from uno_env import Rules
     from uno_env.evaluation import deal_wins, win_rate
 
     rules = Rules.preset(preset, num_players=players)
-    wins = deal_wins(make_agent(agent), make_agent(opponent), rules, deals, first)
+    player = make_agent(agent)
+    wins = deal_wins(player, make_agent(opponent), rules, deals, first)
+    path = model_file(player)
     return {"agent": agent, "opponent": opponent, "players": players,
-            **win_rate(wins, players)}
+            **win_rate(wins, players), "file": path.name if path else None,
+            "sha256": model_hash(player)}
+
+
+def write_cards(record: dict[str, Any], out: str) -> None:
+    """The record's rows into the cards of the shipped models they measured."""
+    from uno_agents.catalogue import write_headlines
+
+    for card in write_headlines(record, out):
+        print(f"wrote the headline of {card.name}")
 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
+    if args.cards_only:
+        write_cards(json.loads(Path(args.out).read_text()), args.out)
+        return
     check_output(args.out, "--out")
     first = deal_seed("evaluation", args.seed, 0, args.deals)
     rows = []
@@ -98,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
               "rows": rows}
     write_atomic(args.out, json.dumps(record, indent=1) + "\n")
     print(f"wrote {args.out}")
+    write_cards(record, args.out)
 
 
 if __name__ == "__main__":

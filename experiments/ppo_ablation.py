@@ -21,6 +21,10 @@ Writes ``--out/ablation.json`` (settings, command, one row per run) and
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("ppo_ablation", __name__)
+
 import argparse
 import json
 import shlex

@@ -22,6 +22,10 @@ commit, machine and deal namespaces, every number) and prints one table.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("reference_heuristics", __name__)
+
 import argparse
 import json
 import shlex

@@ -13,6 +13,10 @@ against).
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("search_speed", __name__)
+
 import argparse
 import os
 import sys

@@ -20,6 +20,10 @@ model card (``<stem>.json``: recipe, commands, seeds, budget and this report).
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("seeds_report", __name__)
+
 import argparse
 import json
 import shlex

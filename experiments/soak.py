@@ -32,6 +32,10 @@ Usage: ``python experiments/soak.py [--decisions N] [--players 7 10] [--backends
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("soak", __name__)
+
 import argparse
 import dataclasses
 import json
@@ -315,7 +319,7 @@ def soak_one(name: str, rules: Rules, backend: str, config: SoakConfig, decision
             report.games += ended.size
             if ended.size:
                 engine.reset(games=ended)
-        except Exception as err:  # noqa: BLE001 - every exception is a finding to report
+        except Exception as err:  # every exception is a finding to report
             tb = traceback.format_exception_only(type(err), err)[-1].strip()
             report.exceptions.append(dataclasses.replace(where, what=tb))
             failures += 1

@@ -20,6 +20,10 @@ cell is saved as soon as it is played, so ``--resume`` picks up a run that was s
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("strategies", __name__)
+
 import argparse
 import json
 import os

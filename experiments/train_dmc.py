@@ -10,6 +10,10 @@ saves a checkpoint and ``--resume`` continues.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("train_dmc", __name__)
+
 import shlex
 import sys
 

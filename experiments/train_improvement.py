@@ -31,6 +31,10 @@ Torch runs one thread.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("train_improvement", __name__)
+
 import dataclasses
 import json
 import shlex

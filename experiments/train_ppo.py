@@ -12,6 +12,10 @@ continues. The SB3 harness is ``experiments/train_sb3.py``.
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("train_ppo", __name__)
+
 import shlex
 import sys
 

@@ -29,6 +29,10 @@ the end of the first iteration (``--profile`` adds ``profile.txt``).
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("train_rllib", __name__)
+
 import argparse
 import cProfile
 import io

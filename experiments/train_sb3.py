@@ -10,6 +10,10 @@ network, the checkpoints and the closing evaluation are in
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("train_sb3", __name__)
+
 import shlex
 import sys
 

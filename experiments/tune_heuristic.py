@@ -25,6 +25,10 @@ stream ``--pick-seed``, and prints the best of them as the weight set to paste i
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("tune_heuristic", __name__)
+
 import argparse
 import json
 import sys

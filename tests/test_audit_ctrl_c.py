@@ -204,3 +204,142 @@ def test_commands_nest_and_put_the_hooks_back() -> None:
         return run_command(lambda: 3, "inner")
     assert run_command(inner, "outer") == 3
     assert sys.unraisablehook is hook and signal.getsignal(signal.SIGINT) is handler
+
+
+# --- Ctrl-C during start-up, before the command's own handling -----------------------
+
+#: Put first on the path of a process (as ``sitecustomize``, which Python imports at
+#: start-up), this makes the import of the module named by ``STALL_ON`` wait: it leaves
+#: the file ``STALL_MARK`` once it waits there, so a test sends its one Ctrl-C while the
+#: command is certainly inside that import, then waits up to 60 s (the Ctrl-C ends it).
+STALL = """
+import os, pathlib, sys, time
+
+class Stall:
+    def find_spec(self, name, path=None, target=None):
+        if name == os.environ["STALL_ON"]:
+            sys.meta_path.remove(self)
+            pathlib.Path(os.environ["STALL_MARK"]).touch()
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                time.sleep(0.01)
+        return None
+
+sys.meta_path.insert(0, Stall())
+"""
+
+
+def run_probe(code: str) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` to its end, its output captured."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=ENV, timeout=60)
+
+
+def console_script(tmp_path: Path) -> Path:
+    """The ``uno-env`` console script as pip writes it from pyproject.toml's entry point."""
+    import tomllib
+
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["uno-env"].split(":")
+    path = tmp_path / "uno-env"
+    path.write_text(f"import sys\nfrom {module} import {function}\n"
+                    f"if __name__ == '__main__':\n    sys.exit({function}())\n")
+    return path
+
+
+def start_stalled(tmp_path: Path, stall_on: str, *args: str) -> tuple[subprocess.Popen[str],
+                                                                       Path]:
+    """A process ``python args`` whose import of ``stall_on`` waits (:data:`STALL`), and
+    the file it leaves once it waits there."""
+    hook = tmp_path / "hook"
+    hook.mkdir(exist_ok=True)
+    (hook / "sitecustomize.py").write_text(STALL)
+    mark = tmp_path / f"stalled-{uuid.uuid4().hex}"
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([str(hook), ENV["PYTHONPATH"]]),
+           "STALL_ON": stall_on, "STALL_MARK": str(mark)}
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    return proc, mark
+
+
+def until_stalled(proc: subprocess.Popen[str], mark: Path) -> None:
+    if not wait_for(lambda: mark.exists() or proc.poll() is not None, 120) or \
+            not mark.exists():
+        proc.kill()
+        pytest.fail(f"never reached the import: {proc.communicate()[1][-2000:]}")
+
+
+@pytest.mark.parametrize(("command", "stall_on", "name"), [
+    ("uno-env", "uno_env.cli", "uno-env"),          # the guard set, nothing heavy yet
+    ("uno-env", "numpy", "uno-env"),                # deep inside the command's imports
+    ("experiments/combine_advisers.py", "torch", "combine_advisers"),
+    ("experiments/train_ppo.py", "uno_env.cli", "train_ppo"),
+])
+def test_one_ctrl_c_during_start_up_ends_the_command_quietly(
+        tmp_path: Path, command: str, stall_on: str, name: str) -> None:
+    script = console_script(tmp_path) if command == "uno-env" else REPO / command
+    proc, mark = start_stalled(tmp_path, stall_on, str(script), "--help")
+    until_stalled(proc, mark)
+    err, _ = interrupt_once(proc, within=10)
+    assert proc.returncode == 130, err
+    assert err.strip() == f"{name}: interrupted", err
+
+
+def test_a_ctrl_c_in_a_callback_from_c_during_start_up_ends_the_command() -> None:
+    """Before the command's handling too, a Ctrl-C inside a callback from C code (llvmlite's
+    while numba loads kernels) is not dropped: the guard raises nothing to drop."""
+    probe = ("import ctypes, signal, time\nfrom uno_env.launch import guard\n"
+             "guard('probe')\n"
+             "ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))()\n"
+             "time.sleep(30)\n")
+    done = run_probe(probe)
+    assert done.returncode == 130 and done.stderr.strip() == "probe: interrupted", done.stderr
+
+
+STEP_STARTING = """
+import sys
+from uno_env.cli import run_command, run_process
+
+sys.exit(run_command(lambda: run_process([sys.executable, sys.argv[1], "--help"]), "probe"))
+"""
+
+
+def test_one_ctrl_c_ends_a_step_still_starting_up(tmp_path: Path) -> None:
+    """A Ctrl-C while a command's step is still importing: the command forwards it, the
+    step ends at once (its own guard), and nothing survives."""
+    step = str(REPO / "experiments" / "combine_advisers.py")   # imports torch; the probe not
+    proc, mark = start_stalled(tmp_path, "torch", "-c", STEP_STARTING, step)
+    try:
+        until_stalled(proc, mark)
+        assert len(processes_with(step)) == 2   # the probe (its command line names it too)
+        err, seconds = interrupt_once(proc, within=10)
+        assert wait_for(lambda: processes_with(step) == [], 5), "the step survived"
+    finally:
+        for pid in processes_with(step):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert [line for line in err.splitlines() if line] == [
+        "combine_advisers: interrupted", "probe: interrupted"]
+    assert seconds < 5
+
+
+def test_every_experiment_starts_with_the_guard() -> None:
+    """Its first statement after the module docstring and ``__future__`` import."""
+    import ast
+
+    for path in sorted((REPO / "experiments").glob("*.py")):
+        body = [node for node in ast.parse(path.read_text()).body
+                if not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
+                and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+        first, second = ast.unparse(body[0]), ast.unparse(body[1])
+        assert first == "from uno_env.launch import guard", path.name
+        assert second == f"guard({path.stem!r}, __name__)", path.name
+
+
+def test_the_launcher_imports_nothing_heavy() -> None:
+    probe = ("import sys\nimport uno_env.launch\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+             "('numpy', 'numba', 'torch', 'gymnasium', 'pettingzoo', 'uno_agents') "
+             "or m.startswith('uno_env.') and m != 'uno_env.launch'))\n")
+    done = run_probe(probe)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

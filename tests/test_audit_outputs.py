@@ -47,7 +47,7 @@ def test_writers_of_one_file_never_collide(tmp_path: Path) -> None:
         try:
             for _ in range(200):
                 write_atomic(target, str(k) * 1000)
-        except BaseException as err:   # noqa: BLE001 - reported below
+        except BaseException as err:  # reported below
             errors.append(err)
     threads = [threading.Thread(target=write, args=(k,)) for k in range(4)]
     for t in threads:

@@ -95,6 +95,25 @@ def test_ppo_with_no_curve_deals_and_an_evaluation_interval_trains_without_a_cur
     assert json.loads((tmp_path / "run" / "record.json").read_text())["curve"] == []
 
 
+def test_sb3_with_no_curve_deals_and_an_evaluation_interval_trains_without_a_curve(
+        tmp_path: Path) -> None:
+    done = script("train_sb3.py", "--timesteps", "64", "--num-envs", "8", "--n-steps", "8",
+                  "--batch-size", "32", "--net", "8", "--curve-deals", "0", "--eval-deals", "0",
+                  "--eval-every", "16", "--no-progress", "--out", str(tmp_path / "run"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "run" / "model.zip").is_file()
+
+
+def test_no_duplicate_deals_is_refused_by_name() -> None:
+    from uno_agents import make_agent
+    from uno_env import Rules
+    from uno_env.evaluation import head_to_head
+
+    with pytest.raises(ValueError, match="deals must be an integer at least 1, got 0"):
+        head_to_head(make_agent("greedy"), make_agent("random"),
+                     Rules.preset("official", num_players=2), 0)
+
+
 def test_the_same_distill_command_makes_the_same_network(tmp_path: Path) -> None:
     from safetensors.torch import load_file
 
@@ -109,20 +128,25 @@ def test_the_same_distill_command_makes_the_same_network(tmp_path: Path) -> None
 
 
 def test_distill_with_fewer_states_than_a_batch_still_learns(tmp_path: Path) -> None:
+    """50 states, batches of 1024: the run starts from a network saved here, so the test
+    knows its weights whatever the run's seeding, and the one it ships must differ."""
     import torch
 
-    from uno_agents.net import load_net
+    from uno_agents.net import load_net, save_net
     from uno_agents.training.encoder import PackedLayout
     from uno_agents.training.nets import build_net
     from uno_env import Rules
 
-    done = script("distill.py", *RECIPES["distill.py"], "--batch-size", "1024", "--seed", "3",
-                  "--out", str(tmp_path / "run"))
+    start = tmp_path / "start.safetensors"
+    save_net(start, build_net("packed", (8,),
+                              PackedLayout.of(Rules.preset("official", num_players=2))))
+    done = script("distill.py", *RECIPES["distill.py"], "--batch-size", "1024",
+                  "--init-net", str(start), "--out", str(tmp_path / "run"))
     assert done.returncode == 0, done.stderr[-3000:]
-    torch.manual_seed(3)   # the network the run started from
-    start = build_net("packed", (8,), PackedLayout.of(Rules.preset("official", num_players=2)))
+    before = load_net(start)[0].state_dict()
     trained = load_net(tmp_path / "run" / "model.safetensors")[0].state_dict()
-    assert any(not torch.equal(v, trained[k]) for k, v in start.state_dict().items())
+    assert before.keys() == trained.keys()
+    assert any(not torch.equal(v, trained[k]) for k, v in before.items())
 
 
 def test_clone_finetune_with_no_curve_deals_runs_without_a_curve(tmp_path: Path) -> None:

@@ -205,3 +205,19 @@ def test_a_batch_beyond_the_memory_is_one_line(capsys) -> None:
         main(["simulate", "--games", "10" + "0" * 11, "--batch", "10" + "0" * 11,
               "--no-progress"])
     assert str(exc.value).startswith("uno-env: MemoryError: Unable to allocate")
+
+
+def test_output_into_a_reader_that_stops_early_ends_quietly() -> None:
+    """``uno-env ... | head``: the command ends with status 141 and no traceback."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from uno_env.cli import run_command; "
+              "sys.exit(run_command(lambda: [print('x' * 10_000) for _ in range(1000)], 'demo'))")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.read(10)
+    child.stdout.close()                     # 10 MB of output can never fit in the pipe
+    assert child.wait(timeout=60) == 141
+    assert child.stderr.read() == b""

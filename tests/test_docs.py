@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from example_checks import run_example
 
 from uno_env import ACTION_NAMES, PRESETS, Rules
 from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES, VIEWS, rules_vector
@@ -78,7 +79,11 @@ def test_docs_build_strictly(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=600,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "site" / "api" / "engine" / "index.html").exists()
+    site = tmp_path / "site"
+    assert (site / "api" / "engine.html").exists()
+    titles = {page: re.search(r"<title>(.*?) - uno-env", (site / page).read_text(
+        encoding="utf-8")).group(1) for page in ("results.html", "results/index.html")}
+    assert titles == {"results.html": "Training results", "results/index.html": "Result records"}
 
 
 def test_every_docs_page_is_in_the_site():
@@ -96,6 +101,6 @@ def _examples() -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("code", [c for _, c in _examples()], ids=[i for i, _ in _examples()])
-def test_docs_example_runs(code):
-    exec(compile(code, "docs example", "exec"), {"__name__": "docs_example"})
+@pytest.mark.parametrize(("name", "code"), _examples(), ids=[i for i, _ in _examples()])
+def test_docs_example_runs(name, code):
+    run_example(code, f"docs example {name}")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scenario import make, random_actions
 
-from uno_env import NUM_ACTIONS, Engine, Rules
+from uno_env import NUM_ACTIONS, Engine, Rules, action_id
 from uno_env.cards import NUM_KINDS
 
 #: Every test here runs on each backend.
@@ -80,9 +80,13 @@ def test_setup_discard_pile():
 
 
 def test_step_names_batch():
-    eng = Engine(Rules(num_players=3), 2, seed=5)
-    names = [eng.legal_action_names(g)[0] for g in range(2)]
+    eng, twin = Engine(Rules(num_players=3), 2, seed=5), Engine(Rules(num_players=3), 2, seed=5)
+    names = [eng.legal_action_names(g)[-1] for g in range(2)]
     eng.step_names(names)
+    twin.step(np.array([action_id(n) for n in names]))
+    assert (eng.current_player == twin.current_player).all()
+    assert (eng.hand_sizes == twin.hand_sizes).all() and (eng.observe() == twin.observe()).all()
+    assert not (eng.hand_sizes == Engine(Rules(num_players=3), 2, seed=5).hand_sizes).all()
 
 
 def test_reset_all_games_restarts_episodes():

@@ -30,6 +30,25 @@ def run_episode(env: gym.Env, rng: np.random.Generator, seed: int | None = None
             return total, info
 
 
+@pytest.mark.parametrize("first", ["uno_env", "gymnasium"])
+def test_importing_uno_env_registers_the_env_before_or_after_gymnasium(first: str) -> None:
+    """``import uno_env`` loads nothing heavy (its names load on first use), so the env is
+    registered once Gymnasium is imported too, whichever comes first."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    second = {"uno_env": "gymnasium", "gymnasium": "uno_env"}[first]
+    repo = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {first}, {second}, gymnasium\n"
+                               "print('uno_env/Uno-v0' in gymnasium.registry)"],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([repo, os.environ.get("PYTHONPATH", "")])})
+    assert done.stdout.strip() == "True", done.stderr
+
+
 def test_registered_and_spaces() -> None:
     assert "uno_env/Uno-v0" in gym.registry
     env = gym.make("uno_env/Uno-v0", preset="official", num_players=3)

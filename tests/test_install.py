@@ -86,6 +86,9 @@ def test_a_fresh_install_lives_beside_another_agents_package(tmp_path: Path) -> 
     shipped = {p.name for p in (ROOT / "agents" / "models").iterdir()}
     assert set(found["models"]) >= shipped
     assert TAKEN not in found["top_level"] and OURS in found["top_level"], found
+    command = subprocess.run([env / "bin" / "uno-env", "rules"], cwd=tmp_path, check=False,
+                             capture_output=True, text=True, env=clean)   # its entry point
+    assert command.returncode == 0 and "official" in command.stdout, command.stderr
 
 
 def test_every_package_folder_is_installed() -> None:

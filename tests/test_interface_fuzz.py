@@ -260,13 +260,21 @@ def test_constructor_arguments_are_checked(kwargs, error, name):
 
 
 def test_numpy_integers_are_accepted_everywhere():
+    """Numpy scalars work wherever Python numbers do, and mean the same."""
     env = UnoVecEnv(np.int64(2), num_players=np.int64(3), learner_seat=np.int8(1),
                     seed=np.uint32(4), illegal_reward=np.float32(-2))
-    env.reset()
-    env.step(env.action_masks().argmax(axis=1).astype(np.uint8))
-    single = UnoEnv(num_players=3, learner_seat=np.int64(2))
-    _, info = single.reset(seed=np.int64(9))
-    single.step(np.int32(info["action_mask"].argmax()))
+    plain = UnoVecEnv(2, num_players=3, learner_seat=1, seed=4, illegal_reward=-2.0)
+    assert (env.reset() == plain.reset()).all()
+    actions = env.action_masks().argmax(axis=1)
+    stepped = env.step(actions.astype(np.uint8))
+    expected = plain.step(actions)
+    assert all((a == b).all() for a, b in zip(stepped[:3], expected[:3], strict=True))
+    single, plain_single = UnoEnv(num_players=3, learner_seat=np.int64(2)), UnoEnv(
+        num_players=3, learner_seat=2)
+    obs, info = single.reset(seed=np.int64(9))
+    assert (obs == plain_single.reset(seed=9)[0]).all()
+    action = int(info["action_mask"].argmax())
+    assert (single.step(np.int32(action))[0] == plain_single.step(action)[0]).all()
 
 
 # --- RLlib -------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from uno_env.engine.compiled.cache import (  # noqa: E402
+from uno_env.engine.compiled.cache import (
     MANIFEST,
     PREFIX,
     KernelCache,

@@ -12,11 +12,11 @@ from scenario import play_all_seats
 
 pytest.importorskip("sb3_contrib")
 
-import torch  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
+import torch
+from sb3_contrib import MaskablePPO
 
-from uno_agents import AgentPool, make_agent  # noqa: E402
-from uno_agents.policy import (  # noqa: E402
+from uno_agents import AgentPool, make_agent
+from uno_agents.policy import (
     CURRENT_VIEWS,
     HeuristicPriorPolicy,
     PolicyAgent,
@@ -24,10 +24,10 @@ from uno_agents.policy import (  # noqa: E402
     export_policy,
     view_index,
 )
-from uno_env import PRESETS, Engine, Rules  # noqa: E402
-from uno_env.actions import NUM_ACTIONS  # noqa: E402
-from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES  # noqa: E402
-from uno_env.vector import UnoVecEnv  # noqa: E402
+from uno_env import PRESETS, Engine, Rules
+from uno_env.actions import NUM_ACTIONS
+from uno_env.engine.observe import OBS_SIZE, VIEW_SLICES
+from uno_env.vector import UnoVecEnv
 
 pytestmark = pytest.mark.train
 

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
-from uno_env.rllib_env import UnoMultiAgentEnv, register_rllib_env  # noqa: E402
+from uno_env.rllib_env import UnoMultiAgentEnv, register_rllib_env
 
 
 @pytest.mark.rllib

@@ -257,13 +257,18 @@ def test_a_match_some_seat_can_win_needs_no_rounds_limit(options):
     assert Rules(match=True, **options).rounds == 0
 
 
-def test_valid_combinations_build():
-    Rules(challenge=False, wd4_restriction="none")
-    Rules(challenge=False, wd4_bluff=False)
-    Rules(num_players=2)
-    Rules(num_players=10)
-    Rules(uno_penalty=0, challenge_penalty=0, rounds=5, match=True)
-    Rules(target_score=0, rounds=5, match=True)
+@pytest.mark.parametrize("options", [
+    dict(challenge=False, wd4_restriction="none"),
+    dict(challenge=False, wd4_bluff=False),
+    dict(num_players=2),
+    dict(num_players=10),
+    dict(uno_penalty=0, challenge_penalty=0, rounds=5, match=True),
+    dict(target_score=0, rounds=5, match=True),
+])
+def test_valid_combinations_build(options):
+    rules = Rules(**options)
+    assert {name: getattr(rules, name) for name in options} == options
+    assert Engine(rules, 2, seed=0).legal_action_mask().any(axis=1).all()
 
 
 @pytest.mark.parametrize("preset", sorted(PRESET_TABLE))

@@ -12,9 +12,9 @@ from conftest import AVAILABLE_BACKENDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
 
-import soak  # noqa: E402
+import soak
 
-from uno_env import Engine, Rules  # noqa: E402
+from uno_env import Engine, Rules
 
 
 def test_short_soak_at_seven_and_ten_players_finds_nothing():

@@ -167,7 +167,22 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
     for row in record["rows"]:
         assert row["exploiter"]["games"] == 8
         assert row["gain"]["low"] <= row["gain"]["mean"] <= row["gain"]["high"]
-    assert "| `greedy` |" in (out / "exploit.md").read_text()
+    assert "| `greedy` | PPO exploiter |" in (out / "exploit.md").read_text()
+
+
+def test_exploit_probe_measures_a_search_best_response_alone(tmp_path: Path) -> None:
+    out = tmp_path / "search"
+    run_script("exploit.py", "--targets", "greedy", "--timesteps", "0", "--search-budget", "2",
+               "--search-deals", "3", "--out", str(out))
+    row = json.loads((out / "exploit.json").read_text())["rows"][0]
+    assert "exploiter" not in row and row["target_sha256"] is None
+    search = row["search"]
+    assert search["spec"] == "ismcts:budget=2,opponent=greedy,prior=greedy"
+    assert search["games"] == search["start"]["games"] == 6
+    assert search["gain"]["low"] <= search["gain"]["mean"] <= search["gain"]["high"]
+    assert "| `greedy` | search |" in (out / "exploit.md").read_text()
+    done = run_script("exploit.py", "--timesteps", "0", "--out", str(tmp_path / "x"), ok=False)
+    assert done.returncode != 0 and "--search-budget" in done.stderr
 
 
 def test_expert_iteration_improves_a_network_with_a_search_that_uses_it(

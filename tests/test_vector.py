@@ -13,9 +13,9 @@ from uno_env.rules import PRESETS, Rules
 from uno_env.vector import UnoVectorEnv
 
 pytest.importorskip("stable_baselines3")
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import VecEnv
 
-from uno_env.vector import UnoVecEnv  # noqa: E402
+from uno_env.vector import UnoVecEnv
 
 
 def masked_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -276,8 +276,10 @@ def _interrupts() -> Iterator[None]:
 def run_command(main: Callable[[], int | None], name: str) -> int:
     """Run a command's ``main``; Ctrl-C ends it, and every process it started with
     :func:`run_process`, with a one-line message on stderr and exit status 130 (no
-    traceback), also where Python would drop the interrupt (:func:`_interrupts`).
-    Returns the exit status (``main``'s result, 0 for None)."""
+    traceback), also where Python would drop the interrupt (:func:`_interrupts`). Output
+    piped into a reader that stops early (``| head``) ends it quietly with status 141,
+    as a shell reports a command ended by SIGPIPE. Returns the exit status (``main``'s
+    result, 0 for None)."""
     with _interrupts():
         try:
             result = main()
@@ -289,7 +291,18 @@ def run_command(main: Callable[[], int | None], name: str) -> int:
             step = Path(str(err.cmd[1])).name if len(err.cmd) > 1 else "a step"
             print(f"{name}: {step} failed (exit status {err.returncode})", file=sys.stderr)
             return 1
+        except BrokenPipeError:      # the reader of the output left early (``| head``)
+            _children.stop()
+            _quiet_stdout()
+            return 141
     return int(result or 0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit, into a pipe
+    nobody reads any more, raises nothing."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _dies_with_parent() -> Callable[[], None] | None:
@@ -475,6 +488,37 @@ def cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The function listing the shipped models, in the agents package (imported on use).
+MODELS_ENTRY_POINT = "uno_agents.catalogue:shipped_models"
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    """List every shipped model with its file's hash and its card's headline."""
+    from .agent_registry import load_entry_point
+
+    models = load_entry_point(MODELS_ENTRY_POINT)()
+    if args.json:
+        import json
+
+        print(json.dumps(models, indent=1))
+        return 0
+    rows = [(m["spec"] if i == 0 else "", m["kind"] if i == 0 else "",
+             f"{m['sha256'][:12]}" if i == 0 else "", line)
+            for m in models
+            for i, line in enumerate(m["headline"] or ["no headline measured on this file"])]
+    if Console is None:
+        for row in rows:
+            print("  ".join(row))
+        return 0
+    table = Table(title="Shipped models (headlines: docs/results/headlines.json)")
+    for col in ("spec", "kind", "sha256", "headline [95%]"):
+        table.add_column(col, no_wrap=col == "spec")
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     """Print every option of a preset, marking those that differ from official."""
     print(_rules(args.preset, args.players).describe())
@@ -601,6 +645,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     pre = sub.add_parser("presets", help="list the rule presets")
     pre.set_defaults(func=cmd_presets)
+
+    mod = sub.add_parser("models", help="list the shipped models with their headlines")
+    mod.add_argument("--json", action="store_true", help="print them as JSON")
+    mod.set_defaults(func=cmd_models)
 
     rul = sub.add_parser("rules", help="print every rule option of a preset")
     rul.add_argument("--preset", default="official", choices=list(PRESETS))

@@ -45,6 +45,7 @@ from .evaluation.play import (
 from .machine import backend_version, cores, cpu_model, load_average, revision
 from .parallel import executor
 from .rules import Rules
+from .stages import sha256
 from .tournament import TournamentResult
 from .tournament_report import check_output, write_atomic
 
@@ -132,7 +133,7 @@ def _unpack(path: Path, key: str) -> tuple[Records, Clock, set[int]]:
                 records = Records(**{f.name: data[f"r_{f.name}"] for f in fields(Records)})
                 return (records, Clock(data["seconds"].copy(), data["decisions"].copy()),
                         set(data["done"].tolist()))
-    except Exception as e:   # noqa: BLE001 - a damaged file fails in many ways: name it
+    except Exception as e:  # a damaged file fails in many ways: name it
         raise ValueError(f"the saved progress {str(path)!r} is damaged ({type(e).__name__}: "
                          f"{' '.join(str(e).split())[:80]}); it is kept: remove it to start "
                          f"over") from None
@@ -235,8 +236,8 @@ def play_table(settings: Settings, players: int, progress: Path, resume: bool, j
 
 
 def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
-    """Exploiter win rates keyed ``"<players>:<target spec>"`` from ``experiments/exploit.py``
-    records (one per table size, e.g. heads-up and 4 players); a missing record adds
+    """Exploiter win rates from ``experiments/exploit.py`` records (one per table size,
+    e.g. heads-up and 4 players), keyed by :func:`exploit_key`; a missing record adds
     nothing, a damaged or malformed one is a ``ValueError`` naming it."""
     found: dict[str, dict[str, Any]] = {}
     for path in paths:
@@ -252,8 +253,22 @@ def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
     return found
 
 
+def exploit_key(players: int, target: str, target_sha256: str | None) -> str:
+    """How an exploit row is joined to an agent: a model by its file's SHA-256 (a row
+    measured on another version of the file never matches), an agent without a file
+    (a heuristic) by its spec: ``"2:sha256:<hash>"`` or ``"2:tuned"``."""
+    return f"{players}:sha256:{target_sha256}" if target_sha256 else f"{players}:{target}"
+
+
+def file_hashes(agents: Sequence[Any], labels: Sequence[str]) -> dict[str, str]:
+    """The SHA-256 of the model file of each agent that plays from one (its
+    ``model_file`` attribute), by label."""
+    return {label: sha256(agent.model_file) for agent, label in zip(agents, labels, strict=True)
+            if getattr(agent, "model_file", None) is not None}
+
+
 def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
-    """The rows of one exploit record, keyed ``"<players>:<target>"``; ``TypeError``
+    """The rows of one exploit record, keyed by :func:`exploit_key`; ``TypeError``
     saying what is malformed."""
     if not isinstance(record, dict) or not isinstance(record.get("rows", []), list):
         raise TypeError("it is not a JSON object with a list of rows")
@@ -263,16 +278,22 @@ def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
     found = {}
     for row in record.get("rows", []):
         if not isinstance(row, dict) or not isinstance(row.get("exploiter", {}), dict) \
-                or not isinstance(row.get("target", ""), str):
+                or not isinstance(row.get("target", ""), str) \
+                or not isinstance(row.get("target_sha256") or "", str):
             raise TypeError(f"a row {str(row)[:40]} is not a target with its exploiter")
         if "target" in row and "exploiter" in row:
-            found[f"{players}:{row['target']}"] = {**row["exploiter"],
-                                                   "command": record.get("command")}
+            key = exploit_key(players, row["target"], row.get("target_sha256"))
+            found[key] = {**row["exploiter"], "command": record.get("command"),
+                          "timesteps": record.get("timesteps"), "gain": row.get("gain"),
+                          "search": row.get("search")}
     return found
 
 
-def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """One table's rows: rating, pairings with the reference, speed, exploitability."""
+def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]],
+                 hashes: dict[str, str] | None = None) -> dict[str, Any]:
+    """One table's rows: rating, pairings with the reference, speed, exploitability
+    (joined by :func:`exploit_key`, models by the ``hashes`` of their files)."""
+    hashes = hashes or {}
     p = res.rules.num_players
     ratings = res.ratings()
     low, high = ratings.interval()
@@ -295,8 +316,11 @@ def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]]) -> 
                 row["head_to_head_vs_reference"] = {
                     "win_rate": float(versus[0][i, ref]), "low": float(versus[1][i, ref]),
                     "high": float(versus[2][i, ref])}
-        if f"{p}:{label}" in exploits:
-            row["exploiter"] = exploits[f"{p}:{label}"]
+        key = exploit_key(p, label, hashes.get(label))
+        if key in exploits:
+            row["exploiter"] = exploits[key]
+        if label in hashes:
+            row["sha256"] = hashes[label]
         rows.append(row)
     rows.sort(key=lambda r: -r["rating"])
     return {"players": p, "preset": res.preset, "rating": ratings.kind,
@@ -360,8 +384,12 @@ def markdown(record: dict[str, Any]) -> str:
             cols.append("against tuned heads-up [95%]")
         cols += ["win rate [95%]", "decisions/s"]
         has_exploit = any("exploiter" in r for r in table["rows"])
+        has_search = any((r.get("exploiter") or {}).get("search") for r in table["rows"])
         if has_exploit:
             cols.append("exploiter's win rate [95%]")
+            cols.append("exploiter's gain over its start, points [95%]")
+        if has_search:
+            cols.append("search best response's gain, points [95%]")
         lines += ["| " + " | ".join(cols) + " |", "|" + "|".join(
             ["---:"] * 1 + ["---"] + ["---:"] * (len(cols) - 2)) + "|"]
         for n, r in enumerate(table["rows"], 1):
@@ -379,13 +407,25 @@ def markdown(record: dict[str, Any]) -> str:
             cells += [f"{_pct(r['win_rate'])} [{_pct(r['win_low'])}, {_pct(r['win_high'])}]",
                       "n/a" if r["decisions_per_second"] is None
                       else f"{r['decisions_per_second']:,.0f}"]
+            e = r.get("exploiter") or {}
             if has_exploit:
-                e = r.get("exploiter")
                 cells.append(f"{_pct(e['win_rate'])} [{_pct(e['low'])}, {_pct(e['high'])}]"
                              if e else "-")
+                cells.append(_points(e["gain"], 1, pct=True) if e.get("gain") else "-")
+            if has_search:
+                s = e.get("search")
+                cells.append(_points(s["gain"], 1, pct=True) if s else "-")
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-    if not any("exploiter" in r for t in record["tables"] for r in t["rows"]):
+    if any("exploiter" in r for t in record["tables"] for r in t["rows"]):
+        lines += ["Exploiters (`experiments/exploit.py`, its records under docs/results/): a "
+                  "PPO best response trained against the agent alone from a fixed start "
+                  "network, and where measured a search best response (`ismcts` with the "
+                  "agent itself as its model of the opponents and as its prior); each gain "
+                  "is over its start on the same deals, paired by deal. A model's row is "
+                  "joined by the SHA-256 of its file, so a probe of an earlier version of "
+                  "a model never shows beside it.", ""]
+    else:
         lines += ["Exploitability: no probe recorded yet (`experiments/exploit.py` writes "
                   "`docs/results/exploit.json`, which this page then reads).", ""]
     return "\n".join(lines)
@@ -398,8 +438,9 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     the record, removed at the end)."""
     for path, option in ((out_md, "--out"), (out_json, "--json")):
         check_output(path, option)
+    hashes: dict[str, str] = {}
     for players, specs, _ in settings.tables():
-        build_agents(specs)                       # every spec checked before any game
+        hashes.update(file_hashes(*build_agents(specs)))  # every spec checked before a game
         seatings(len(specs), players)
         check_progress(progress_file(out_json, players), progress_key(settings, players),
                        resume)                    # and every saved table
@@ -417,7 +458,7 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
               "machine": {"cpu": cpu_model(), "cores": cores(), "backend": backend_version(),
                           "load_before": load_before, "load_after": load_average()},
               "settings": asdict(settings),
-              "tables": [table_record(res, exploits) for _, res in results]}
+              "tables": [table_record(res, exploits, hashes) for _, res in results]}
     write_atomic(out_json, json.dumps(record, indent=1) + "\n")
     write_atomic(out_md, markdown(record))
     for progress, _ in results:

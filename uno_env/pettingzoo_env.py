@@ -156,7 +156,7 @@ class _OrderEnforcing(_ForwardingWrapper, wrappers.OrderEnforcingWrapper):
         return str(self.env)  # the base class names a subclass in its string
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):  # PettingZoo's naming convention
     """UNO as a PettingZoo AEC environment over a one-game engine (no wrappers).
 
     ``rules`` (a :class:`~uno_env.Rules`) may be given instead of ``preset``,

@@ -41,7 +41,7 @@ def env(illegal_reward: float = -1.0, render_mode: str | None = None) -> AECEnv:
     return aec
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):  # PettingZoo's naming convention
     """Two-player UNO from RLCard behind the AEC API (no wrappers)."""
 
     metadata = {"render_modes": ["human"], "name": "rlcard_uno", "is_parallelizable": False,

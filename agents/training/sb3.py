@@ -530,7 +530,7 @@ def train(cfg: Config, command: str | None = None) -> dict[str, Any]:
     callbacks: list[BaseCallback] = [CheckpointEvery(cfg.checkpoint_every, out / "checkpoints")]
     if cfg.opponents == "self-play":
         callbacks.append(SelfPlayCallback(pools, cfg))
-    curve = EvalCurveCallback(cfg) if cfg.eval_every else None
+    curve = EvalCurveCallback(cfg) if cfg.eval_every and cfg.curve_deals else None
     if curve is not None:
         callbacks.append(curve)
     if cfg.progress:

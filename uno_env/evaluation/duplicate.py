@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import checks
 from ..deals import CURVE_START, EVALUATION_START
 from ..rules import Rules
 from .intervals import mean_interval, win_rate
@@ -55,9 +56,11 @@ def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 1
     same cards). Games cut by ``max_turns`` count as lost. The deals are those of the
     engine seeds ``seed, seed + 1, ..., seed + deals - 1``: two calls share deals when
     these ranges overlap, so fresh deals need a ``seed`` past the last one used. Agents
-    of every kind (search agents included) decide as in a tournament. ``recorder``
-    (:class:`uno_env.records.Recorder`) keeps the actions of the games it names (game
-    ``r * deals + d``: deal ``d`` with ``agent`` in seat ``r``)."""
+    of every kind (search agents included) decide as in a tournament. ``deals`` is at
+    least 1 (a caller with none to play skips the call: there is no win rate of none).
+    ``recorder`` (:class:`uno_env.records.Recorder`) keeps the actions of the games it
+    names (game ``r * deals + d``: deal ``d`` with ``agent`` in seat ``r``)."""
+    checks.integer(deals, "deals", 1)
     p = rules.num_players
     table = np.ones((p, p), np.int64)          # seating r: the agent in seat r
     table[np.arange(p), np.arange(p)] = 0

@@ -286,7 +286,7 @@ class NumbaBackend:
 
         A struct holds its arrays' reference counts, which compiled code updates at
         every use; two threads reading one struct update the same counts at once and
-        contend for them (two threads were slower than one). Each thread therefore gets
+        contend for them (two threads then run slower than one). Each thread therefore gets
         structs of its own over the same arrays, built once per state."""
         if self._own_of != (state, self._saved):
             self._own, self._own_of = {}, (state, self._saved)
@@ -374,7 +374,7 @@ class NumbaBackend:
                 in_blocks(save_and_step_games if every_game else step_games, blocks,
                           games.size, block)
                 return -1
-            except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
+            except Exception:  # replayed on one thread, which raises it
                 self.undo(state)
                 rewards[...] = 0
         return step_games(self.rules, self._arrays(state), games, actions, rewards,
@@ -390,7 +390,7 @@ class NumbaBackend:
                     *self._structs_here(state)[:2], games[first:end], keys[first:end],
                     _new(new_masks)))
                 return
-            except Exception:  # noqa: BLE001 - dealt again on one thread, which raises it
+            except Exception:  # dealt again on one thread, which raises it
                 pass
         reset_games(self.rules, self._arrays(state), games, keys, _new(new_masks))
 
@@ -496,7 +496,7 @@ class NumbaBackend:
             try:
                 in_blocks(play_seated_games, blocks, games.size, block)
                 return
-            except Exception:  # noqa: BLE001 - replayed on one thread, which raises it
+            except Exception:  # replayed on one thread, which raises it
                 self.undo(state)
                 decisions[...] = before
                 rewards[...] = 0

@@ -55,7 +55,7 @@ class _Call:
         while (i := next(self.taken)) < len(self.bounds):
             try:
                 self.kernel(*self.args(*self.bounds[i]))
-            except Exception as err:  # noqa: BLE001 - raised by the calling thread
+            except Exception as err:  # raised by the calling thread
                 with self.lock:
                     self.error = self.error or err
             finally:
