@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
-EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench,docs
+EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench,docs,web
 # Compiles the engine kernels into numba's cache once, right after installing.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
 # `make run`: a short tournament at 4 players (about a minute), printing the ratings table:

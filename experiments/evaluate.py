@@ -20,16 +20,19 @@ guard("evaluate", __name__)
 
 import argparse
 import json
+import re
 import shlex
 import sys
+from pathlib import Path
 
 from uno_agents import BatchAgent, make_agent
 from uno_env import Rules
-from uno_env.cli import agent_specs, integer_from, run_command, user_errors
+from uno_env.cli import RECORDS, agent_specs, integer_from, run_command, user_errors
 from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.evaluation.tournament import SEED_MAX
 from uno_env.files import check_output, write_atomic
+from uno_env.records import Recorder, save_records
 from uno_env.tooling.machine import provenance
 
 
@@ -55,6 +58,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--baseline", default=None,
                         help="an agent whose wins on the same deals each agent is compared to")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
+    parser.add_argument("--save-games", type=integer_from(0), default=0, metavar="N",
+                        help="save the first N games of each agent against each opponent as "
+                             "game records (replayed by `uno-env serve`; default: none)")
+    parser.add_argument("--records", default=RECORDS, metavar="DIR",
+                        help="folder of the game records (default: %(default)s)")
     return parser.parse_args(argv)
 
 
@@ -77,7 +85,12 @@ def evaluate(args: argparse.Namespace, rules: Rules, agents: dict[str, BatchAgen
     rows = []
     for spec, agent in agents.items():
         for name, opponent in opponents.items():
-            wins = deal_wins(agent, opponent, rules, args.deals, first)
+            recorder = (Recorder(range(args.save_games), "experiments/evaluate.py")
+                        if args.save_games else None)
+            wins = deal_wins(agent, opponent, rules, args.deals, first, recorder=recorder)
+            if recorder is not None:
+                stem = re.sub(r"[^A-Za-z0-9_-]+", "_", f"evaluate-{spec}-vs-{name}")
+                save_records(recorder.records(rules, args.preset), args.records, stem)
             r = win_rate(wins, args.players)
             rows.append({"agent": spec, "opponent": name, **r})
             line = (f"{spec:>24} vs {name:<12} {r['win_rate']:6.1%} "
@@ -111,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
         first = deal_seed("evaluation", args.seed, 0, args.deals)
         if args.out:
             check_output(args.out, "--out")
+        if args.save_games:   # the folder is made before the games, not after them
+            Path(args.records).mkdir(parents=True, exist_ok=True)
     rows = evaluate(args, rules, agents, opponents, baseline, first)
     if args.out:
         command = "python experiments/evaluate.py " + shlex.join(argv)

@@ -36,12 +36,14 @@ LAYER_OF = {
     "uno_env.deals": "base",
     "uno_env.files": "base",
     "uno_env.random_actions": "base",
+    "uno_env.records": "base",
     "uno_env.tooling": "tooling",
     "uno_env.envs": "envs",
     "uno_env.evaluation": "evaluation",
     "uno_env.cli": "command",
     "uno_env.launch": "command",
     "uno_env.__main__": "command",
+    "uno_env.web": "command",
 }
 
 #: What each layer may import (its own layer included); docs/architecture.md draws it.

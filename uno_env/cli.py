@@ -29,8 +29,11 @@ from .agent_registry import load_entry_point, make_agent
 from .engine.core import default_backend
 from .evaluation.simulate import SimulationResult, simulate
 from .evaluation.tournament import SEED_MAX
+from .records import Recorder, save_records
 from .rules import PRESET_SOURCES, PRESETS, Rules
 
+#: Where game records are saved and served from, unless told otherwise.
+RECORDS = "runs/records"
 #: The terminal game of ``uno-env play``, named by an entry point so that the
 #: environment never imports the agents package (see :mod:`uno_env.agent_registry`).
 PLAY_IN_TERMINAL = "uno_agents.human:play_in_terminal"
@@ -405,16 +408,28 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             from .evaluation.ray import connect
 
             connect(None if args.ray is True else str(args.ray))
+        if args.save_games and args.ray:
+            raise ValueError("--save-games records games played here: drop --ray")
+        if args.save_games:   # the folder is made before the games, not after them
+            Path(args.records).mkdir(parents=True, exist_ok=True)
     per_preset = -(-args.games // len(table)) * len(table)
     results = []
+    saved: list[Path] = []
     with _progress(per_preset * len(rules), not args.no_progress) as advance, user_errors():
         for name, r in zip(presets, rules, strict=True):
+            recorder = (Recorder(range(args.save_games), "uno-env tournament")
+                        if args.save_games else None)
             results.append(tournament(specs, r, args.games, seed=args.seed, batch=args.batch,
                                       chunk=args.chunk, preset=name, on_progress=advance,
-                                      ray=args.ray))
+                                      ray=args.ray, recorder=recorder))
+            if recorder is not None:
+                saved += save_records(recorder.records(r, name), args.records,
+                                      f"tournament-{name}-{players}p-seed{args.seed}")
     report.print_results(results)
     with user_errors():
         report.save(results, args.json, args.csv, args.plot)
+    if saved:
+        print(f"saved {len(saved)} game records in {args.records}")
     return 0
 
 
@@ -532,6 +547,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the web page: play against agents and replay game records."""
+    from .web.server import serve
+
+    with user_errors("uno-env serve"):
+        serve(args.records, args.port)
+    return 0
+
+
 def integer_from(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse ``type`` for integers in ``[low, high]``: anything else is a usage error."""
     def parse(text: str) -> int:
@@ -585,6 +609,11 @@ def build_parser() -> argparse.ArgumentParser:
     tou.add_argument("--plot", help="write a figure (heatmap heads-up, ratings otherwise)")
     tou.add_argument("--ray", nargs="?", const=True, metavar="ADDRESS",
                      help="play the games as Ray tasks (local Ray, or the cluster at ADDRESS)")
+    tou.add_argument("--save-games", type=integer_from(0), default=0, metavar="N",
+                     help="save the first N games of each preset as game records, to "
+                          "replay in `uno-env serve` or a notebook (default: none)")
+    tou.add_argument("--records", default=RECORDS, metavar="DIR",
+                     help="folder of the game records (default: %(default)s)")
     tou.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     tou.set_defaults(func=cmd_tournament)
 
@@ -636,6 +665,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--no-color", action="store_true", help="plain text")
     play.set_defaults(func=cmd_play)
+
+    web = sub.add_parser("serve", help="a local web page: play against agents, replay "
+                                       "game records (the web extra)")
+    web.add_argument("--port", type=integer_from(0, 65535), default=8765,
+                     help="port on 127.0.0.1 (0: any free one; default: %(default)s)")
+    web.add_argument("--records", default=RECORDS, metavar="DIR",
+                     help="folder of the game records the page opens and saves "
+                          "(default: %(default)s)")
+    web.set_defaults(func=cmd_serve)
     return parser
 
 

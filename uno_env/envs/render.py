@@ -32,8 +32,9 @@ def _seat_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-def _table(engine: Engine, game: int, viewer: int | None) -> dict[str, Any]:
-    """Everything a picture of the table shows, read from the engine's state."""
+def table_facts(engine: Engine, game: int = 0, viewer: int | None = None) -> dict[str, Any]:
+    """Everything a picture of the table shows, read from the engine's state (the text
+    and image renderers here and the web page of :mod:`uno_env.web` show these facts)."""
     s = engine.state
     num_players = engine.num_players
     if not 0 <= game < engine.num_games:
@@ -102,7 +103,7 @@ def render_ansi(engine: Engine, game: int = 0, viewer: int | None = None,
     ``viewer=None`` shows the acting player's hand. ``color=False`` gives plain
     text (for logs). Every other seat shows only its hand size.
     """
-    t = _table(engine, game, viewer)
+    t = table_facts(engine, game, viewer)
 
     def paint(text: str, letter: str) -> str:
         return f"{_ANSI_TEXT[letter]}{text}{_ANSI_RESET}" if color else text
@@ -253,7 +254,7 @@ def render_rgb(engine: Engine, game: int = 0, viewer: int | None = None) -> np.n
     in the middle, and the viewer's hand (default: the acting player's) below.
     """
     image_mod, draw_mod, _ = _pillow()
-    t = _table(engine, game, viewer)
+    t = table_facts(engine, game, viewer)
     img = image_mod.new("RGB", (WIDTH, HEIGHT), _FELT)
     d = draw_mod.Draw(img)
 

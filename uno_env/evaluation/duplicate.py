@@ -14,7 +14,7 @@ deal are not independent.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from ..deals import CURVE_START, EVALUATION_START
 from ..rules import Rules
 from .intervals import mean_interval, win_rate
 from .play import Records, Schedule, play_chunks
+
+if TYPE_CHECKING:
+    from ..records import Recorder
 
 #: First deal seed of the training curves' fixed deals (nothing else plays them).
 CURVE_SEED = CURVE_START
@@ -33,7 +36,7 @@ CHUNK = 256
 
 
 def _play(rules: Rules, lineup: list[Any], table: np.ndarray, seeds: np.ndarray,
-          batch: int | None) -> Records:
+          batch: int | None, recorder: Recorder | None = None) -> Records:
     """The games of every deal of ``seeds`` under every seating of ``table`` (entries of
     ``lineup``), seating by seating; ``batch=None``: all in one engine, game ``i`` in row
     ``i`` throughout."""
@@ -41,24 +44,27 @@ def _play(rules: Rules, lineup: list[Any], table: np.ndarray, seeds: np.ndarray,
     schedule = Schedule(table, deals=len(seeds), seed=int(seeds[0]), chunk=CHUNK, seeds=seeds)
     ids = range(len(schedule.chunks()))
     if batch is None:
-        return play_chunks(rules, lineup, schedule, ids, schedule.games, shrink=False)
-    return play_chunks(rules, lineup, schedule, ids, batch)
+        return play_chunks(rules, lineup, schedule, ids, schedule.games, shrink=False,
+                           recorder=recorder)
+    return play_chunks(rules, lineup, schedule, ids, batch, recorder=recorder)
 
 
 def deal_wins(agent: Any, opponent: Any, rules: Rules, deals: int, seed: int = 10_000,
-              batch: int = 2048) -> np.ndarray:
+              batch: int = 2048, recorder: Recorder | None = None) -> np.ndarray:
     """``float[deals]``: ``agent``'s share of wins on each of ``deals`` duplicate deals, with
     ``opponent`` in all other seats (each deal played once with ``agent`` in each seat, the
     same cards). Games cut by ``max_turns`` count as lost. The deals are those of the
     engine seeds ``seed, seed + 1, ..., seed + deals - 1``: two calls share deals when
     these ranges overlap, so fresh deals need a ``seed`` past the last one used. Agents
     of every kind (search agents included) decide as in a tournament. ``deals`` is at
-    least 1 (a caller with none to play skips the call: there is no win rate of none)."""
+    least 1 (a caller with none to play skips the call: there is no win rate of none).
+    ``recorder`` (:class:`uno_env.records.Recorder`) keeps the actions of the games it
+    names (game ``r * deals + d``: deal ``d`` with ``agent`` in seat ``r``)."""
     checks.integer(deals, "deals", 1)
     p = rules.num_players
     table = np.ones((p, p), np.int64)          # seating r: the agent in seat r
     table[np.arange(p), np.arange(p)] = 0
-    records = _play(rules, [agent, opponent], table, seed + np.arange(deals), batch)
+    records = _play(rules, [agent, opponent], table, seed + np.arange(deals), batch, recorder)
     won = records.won[np.arange(records.won.shape[0]), records.seating]
     return won.reshape(p, deals).mean(axis=0)
 

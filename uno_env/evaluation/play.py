@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from ..deals import EVALUATION_STREAMS, STREAM, deal_seed
 from ..engine import Engine
 from ..engine.playout import PlayoutPolicy, uses_streams
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..records import Recorder
 
 #: Largest tournament seed: a seed names a stream of evaluation deals (:mod:`uno_env.deals`).
 SEED_MAX = EVALUATION_STREAMS - 1
@@ -206,7 +209,7 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
                 on_progress: Callable[[int], None] | None = None,
                 labels: Sequence[str] | None = None, backend: str | None = None,
                 clock: Clock | None = None, shrink: bool = True, threads: int = 1,
-                tables: bool = True) -> Records:
+                tables: bool = True, recorder: Recorder | None = None) -> Records:
     """Play the chunks ``chunk_ids`` of ``schedule``, ``batch`` games at a time.
 
     ``agents`` are agent objects (or specs for the registered factory,
@@ -223,6 +226,8 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
     (:meth:`uno_env.Engine.play_policies`), with the same games and decisions; each
     agent's thinking time is then its share of that call, by decisions. Without
     ``tables`` every agent is called through ``act`` (the same results, slower).
+    ``recorder`` (:class:`uno_env.records.Recorder`) keeps the actions of the games it
+    wants (their batches call every agent through ``act``).
     """
     players = [make_agent(a) for a in agents]
     labels = list(labels) if labels is not None else agent_labels(
@@ -236,13 +241,13 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
         n = unit[2] - unit[1]
         if group and size + n > batch:
             parts.append(_play_batch(rules, players, labels, schedule, group, on_progress,
-                                     backend, clock, shrink, threads, tables))
+                                     backend, clock, shrink, threads, tables, recorder))
             group, size = [], 0
         group.append(unit)
         size += n
     if group:
         parts.append(_play_batch(rules, players, labels, schedule, group, on_progress, backend,
-                                 clock, shrink, threads, tables))
+                                 clock, shrink, threads, tables, recorder))
     if not parts:
         p = rules.num_players
         empty = np.zeros(0, np.int64)
@@ -255,7 +260,7 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
                 schedule: Schedule, units: Sequence[tuple[int, int, int, int]],
                 on_progress: Callable[[int], None] | None, backend: str | None,
                 clock: Clock | None = None, shrink: bool = True, threads: int = 1,
-                tables: bool = True) -> Records:
+                tables: bool = True, recorder: Recorder | None = None) -> Records:
     """Play the games of ``units`` (seating, first deal, end deal, chunk id) to the end."""
     seating = np.concatenate([np.full(e - d, s, np.int64) for s, d, e, _ in units])
     deal = np.concatenate([np.arange(d, e, dtype=np.int64) for _, d, e, _ in units])
@@ -268,14 +273,21 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
     pooled = np.array([not getattr(a, "uses_rng", True) for a in players])
     n = seating.size
     p = rules.num_players
-    engine = Engine(rules, n, schedule.engine_seeds(deal), backend, threads)
+    seeds = schedule.engine_seeds(deal)
+    engine = Engine(rules, n, seeds, backend, threads)
     ids = np.arange(n)                        # game of each engine slot
     taken = np.zeros(n, np.int64)
     out = {"decisions": np.zeros(n, np.int64), "winner": np.full(n, -1, np.int64),
            "won": np.zeros((n, p), bool), "points": np.zeros((n, p), np.int64),
            "standing": np.zeros((n, p), np.int64)}
     remaining = n
-    by_tables = _score_tables(players, table[seating], engine) if tables else None
+    number = seating * schedule.deals + deal  # each game as the results number it
+    recorded = np.zeros(n, bool) if recorder is None else recorder.wants(number)
+    if recorder is not None:
+        for g in np.flatnonzero(recorded).tolist():
+            recorder.start(int(number[g]), int(seeds[g]), [labels[e] for e in table[seating[g]]])
+    by_tables = (_score_tables(players, table[seating], engine)
+                 if tables and not recorded.any() else None)
     if by_tables is not None:   # every seat by a score table: whole games in one compiled call
         start = time.perf_counter()
         _, decisions = engine.play_policies(ids, *by_tables)
@@ -314,6 +326,9 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
             actions[rows] = _action_ids(chosen, rows.size, labels[a])
         _check_legal(actions, masks, running, entry, labels, seating[ids], deal[ids],
                      schedule.deals)
+        if recorder is not None:
+            kept = running[recorded[ids[running]]]
+            recorder.add(number[ids[kept]], actions[kept])
         engine.step(actions)
         taken[running] += 1
         ended = running[engine.state.done[running]]

@@ -17,7 +17,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from .play import (
     seatings,
 )
 from .ratings import Ratings, heads_up, multi_player
+
+if TYPE_CHECKING:
+    from ..records import Recorder
 
 # --- results ---------------------------------------------------------------------------------
 
@@ -209,7 +212,8 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                on_progress: Callable[[int], None] | None = None,
                ray: str | bool | None = None, backend: str | None = None,
                rating_rounds: int = ROUNDS, threads: int = 1, tables: bool = True,
-               purpose: str = "evaluation") -> TournamentResult:
+               purpose: str = "evaluation", recorder: Recorder | None = None
+               ) -> TournamentResult:
     """Play a tournament of at least ``games`` games between ``agents`` under ``rules``.
 
     ``agents``: specs for :func:`uno_agents.make_agent` (``"greedy"``, ``"ismcts:budget=64"``)
@@ -221,13 +225,16 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
     whole games inside the compiled engine when every seat of a batch has one (see
     :func:`uno_env.evaluation.play.play_chunks`); False calls their ``act`` (the same
     results). ``purpose``: whose deals ``seed`` names (:mod:`uno_env.deals`): final
-    evaluations by default, ``"selection"`` for choosing among agents. See the module doc
-    for the schedule.
+    evaluations by default, ``"selection"`` for choosing among agents. ``recorder``
+    (:class:`uno_env.records.Recorder`, not with ``ray``) keeps the actions of the games
+    it names, for game records. See the module doc for the schedule.
     """
     if games < 1:
         raise TournamentError(f"games must be at least 1, got {games}")
     if batch < 1 or chunk < 1:
         raise TournamentError(f"batch and chunk must be at least 1, got {batch}, {chunk}")
+    if ray and recorder is not None:
+        raise TournamentError("games are recorded only when played here, not on Ray")
     if purpose == "evaluation" and not 0 <= seed <= SEED_MAX:
         raise TournamentError(f"seed must be between 0 and {SEED_MAX}, got {seed}")
     built, labels = build_agents(agents)
@@ -251,6 +258,6 @@ def tournament(agents: Sequence[Any], rules: Rules, games: int, seed: int = 0,
                               None if ray is True else str(ray), on_progress, backend, clock=clock)
     else:
         records = play_chunks(rules, built, schedule, ids, batch, on_progress, labels, backend,
-                              clock, threads=threads, tables=tables)
+                              clock, threads=threads, tables=tables, recorder=recorder)
     return TournamentResult(rules, preset, labels, schedule, records,
                             time.perf_counter() - start, clock, rating_rounds)
