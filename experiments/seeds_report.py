@@ -14,7 +14,9 @@ interval, their mean and spread. With ``--ship``, the network of the run chosen
 *before* these deals are played (``--choose``: the one with the best last curve point
 against ``tuned`` recorded during training, or a given index) is copied there with a
 model card (``<stem>.json``: recipe, commands, seeds, budget and this report).
-``--out`` keeps the report (JSON, written atomically). Ctrl-C stops with exit status
+``--out`` keeps the report (JSON, written atomically) with every run's training curve,
+and ``--figure`` draws those curves against the decisions trained, beside each
+network's result on the evaluation deals. Ctrl-C stops with exit status
 130 and writes nothing (the results so far are printed as they come).
 """
 
@@ -62,6 +64,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "curve point against tuned) or the index of a run")
     parser.add_argument("--recipe", default="", help="the recipe, for the model card")
     parser.add_argument("--out", default="", help="write the report here (JSON)")
+    parser.add_argument("--figure", default="", help="draw the training curves against "
+                        "tuned here (.png), with each network's evaluation")
     args = parser.parse_args(argv)
     args.run_list = [Path(r) for r in args.runs.split(",")]
     missing = [str(r) for r in args.run_list if not (r / "model.safetensors").is_file()]
@@ -155,8 +159,45 @@ def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         s = report["results"][name]["seeds"]
         print(f"vs {name}: mean {s['mean']:.2%} over {len(each)} seeds "
               f"({s['min']:.2%}-{s['max']:.2%})", flush=True)
+    report["curves"] = {str(run): curve_points(rec)
+                        for run, rec in zip(args.run_list, records, strict=True)}
     report["records"] = records
     return report
+
+
+def curve_points(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A run's training curve against tuned: decisions, seconds, win rate and interval."""
+    return [{"decisions": p["decisions"], "seconds": p.get("seconds"),
+             **{k: p["tuned"][k] for k in ("win_rate", "low", "high", "games")}}
+            for p in record.get("curve", []) if "tuned" in p]
+
+
+def figure(report: dict[str, Any], path: str) -> None:
+    """The training curves against tuned, each run's evaluation as a point at its end."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    final = {e["run"]: e for e in report["results"].get("tuned", {}).get("each", [])}
+    for run, points in report["curves"].items():
+        x = [p["decisions"] / 1e6 for p in points]
+        line, = ax.plot(x, [100 * p["win_rate"] for p in points], marker=".", label=run)
+        ax.fill_between(x, [100 * p["low"] for p in points], [100 * p["high"] for p in points],
+                        color=line.get_color(), alpha=0.15)
+        if run in final and x:
+            e = final[run]
+            ax.errorbar([x[-1]], [100 * e["win_rate"]], yerr=[[100 * (e["win_rate"] - e["low"])],
+                        [100 * (e["high"] - e["win_rate"])]], fmt="s", color=line.get_color(),
+                        capsize=3, label=f"{run}: {e['games']:,} evaluation games")
+    ax.axhline(50, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("learner decisions (millions)")
+    ax.set_ylabel("win rate against tuned (%), 95% interval")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def write(args: argparse.Namespace, report: dict[str, Any]) -> None:
@@ -180,6 +221,8 @@ def write(args: argparse.Namespace, report: dict[str, Any]) -> None:
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         write_json(args.out, report)
+    if args.figure:
+        figure(report, args.figure)
 
 
 if __name__ == "__main__":

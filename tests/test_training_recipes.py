@@ -145,8 +145,10 @@ def test_seeds_report_measures_every_seed_and_ships_one_with_its_card(
     ship = tmp_path / "shipped.safetensors"
     run_script("seeds_report.py", "--runs", f"{distilled},{distilled}", "--opponents",
                "greedy", "--deals", "4", "--ship", str(ship), "--out",
-               str(tmp_path / "report.json"))
+               str(tmp_path / "report.json"), "--figure", str(tmp_path / "curves.png"))
     report = json.loads((tmp_path / "report.json").read_text())
+    assert list(report["curves"]) == [str(distilled)]
+    assert (tmp_path / "curves.png").stat().st_size > 1000
     each = report["results"]["greedy"]["each"]
     assert len(each) == 2 and each[0]["win_rate"] == each[1]["win_rate"]
     assert report["results"]["greedy"]["seeds"]["min"] == each[0]["win_rate"]
