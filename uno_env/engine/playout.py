@@ -93,12 +93,15 @@ def seat_tables(policies: Sequence[PlayoutPolicy]
     for p in policies:
         if p.kind not in (LINEAR, GREEDY, RANDOM_PLAY):
             raise ValueError(f"unknown playout policy kind {p.kind!r}")
-    return (np.array([p.kind for p in policies], np.int64),
-            np.stack([np.asarray(p.static, np.float64) for p in policies]),
-            np.stack([np.asarray(p.weights, np.float64) for p in policies]),
-            np.stack([np.asarray(p.answer_relief, np.float64) for p in policies]),
-            np.stack([np.asarray(p.color_weight, np.float64) for p in policies]),
-            np.array([p.threshold for p in policies], np.float64))
+    tables = (np.array([p.kind for p in policies], np.int64),
+              np.stack([np.asarray(p.static, np.float64) for p in policies]),
+              np.stack([np.asarray(p.weights, np.float64) for p in policies]),
+              np.stack([np.asarray(p.answer_relief, np.float64) for p in policies]),
+              np.stack([np.asarray(p.color_weight, np.float64) for p in policies]),
+              np.array([p.threshold for p in policies], np.float64))
+    for table in tables:
+        table.flags.writeable = False   # typed as policy_tables' are: one compiled scoring
+    return tables
 
 
 def stream_noise(streams: np.ndarray) -> np.ndarray:

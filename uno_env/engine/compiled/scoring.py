@@ -17,7 +17,7 @@ from numba import njit
 
 from ...actions import CHALLENGE, DRAW, NUM_ACTIONS, TARGET_BASE
 from ...cards import NUM_COLORED_KINDS, NUM_COLORS, NUM_KINDS
-from ..observe import OTHERS, VIEW_SLICES
+from ..observe import OTHERS
 from ..playout import GREEDY, RANDOM_PLAY
 from ..rng import GOLDEN
 from ..scoring import (
@@ -42,8 +42,7 @@ from ..scoring import (
 from ..state import NUM_PHASES, RESPOND
 from .deal import mix64
 
-_V = VIEW_SLICES
-_DECK_FLAGS = _V["rules"].start + 1 - _V["rules"].start   # in the rules view
+_DECK_FLAGS = 1   # where the deck flags start in the rules view (after num_players)
 _NUM_DECKS = COLORS_OF_DECKS.shape[0]
 _PER_COLOR = NUM_COLORED_KINDS // NUM_COLORS
 _NUM_DYNAMIC = len(DYNAMIC)
