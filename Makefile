@@ -5,8 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 EXTRAS_TEST := dev,cli,fast,render,eval,train,rllib,bench,docs,web
-# Compiles the engine kernels into numba's cache once, right after installing.
+# Compiles the engine kernels into numba's cache once, right after installing: every
+# kernel group for `make test`, those its tournament uses for `make run`.
 WARM_UP := $(BIN)/python -m uno_env.engine.compiled
+RUN_KERNELS := play seated search
 # `make run`: a short tournament at 4 players (about a minute), printing the ratings table:
 # the heuristics, the search agent at a small budget and the random_play baseline.
 GAMES ?= 600
@@ -20,7 +22,7 @@ SOAK_SEED ?= 0
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
-.PHONY: run test docs bench bench-learn bench-tournament strategies soak lint clean
+.PHONY: run test docs bench bench-learn bench-tournament cold-start strategies soak lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +30,7 @@ $(BIN)/python:
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	$(PIP) install -e ".[cli,fast,eval]"
-	$(WARM_UP)
+	$(WARM_UP) $(RUN_KERNELS)
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml constraints.txt | $(BIN)/python
@@ -63,6 +65,10 @@ bench-learn: $(VENV)/.test-installed
 soak: $(VENV)/.test-installed
 	$(BIN)/python experiments/soak.py --decisions $(DECISIONS) --random-rules $(RULE_SETS) \
 		--seed $(SOAK_SEED)
+
+# The compile before `make run` plays, on a fresh kernel cache: CPU and wall seconds.
+cold-start: $(VENV)/.run-installed
+	$(BIN)/python experiments/cold_start.py --groups $(RUN_KERNELS)
 
 bench-tournament: $(VENV)/.test-installed
 	$(BIN)/python experiments/bench_tournament.py

@@ -52,10 +52,9 @@ import numpy as np
 
 from uno_env.actions import CATCH, DOBON, UNO
 from uno_env.engine import Engine
-from uno_env.engine.observe import OBS_SIZE
-from uno_env.engine.playout import PlayoutPolicy, policy_actions, uses_streams
+from uno_env.engine.playout import PlayoutPolicy, uses_streams
+from uno_env.engine.search import policy_actions, search_values
 from uno_env.engine.state import State
-from uno_env.engine.worlds import search_values
 
 from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
 
@@ -263,8 +262,8 @@ class IsmctsAgent(Agent):
         it has one that draws no random numbers (the actions its ``act`` picks, without
         its numpy features), else by asking it."""
         policy = self._policy_table(self.prior_policy, engine)
-        if policy is not None and not uses_streams(policy) and observations.shape[1] == OBS_SIZE:
-            return policy_actions(policy, observations, masks)
+        if policy is not None and not uses_streams(policy):
+            return policy_actions(engine, games, policy)
         return np.asarray(choose_actions(self.prior_policy, engine, games, observations, masks,
                                          rng))
 
@@ -288,7 +287,7 @@ class IsmctsAgent(Agent):
         """``float64[legal actions, worlds]`` of each ``(game, legal actions, worlds)`` of
         ``pieces``, all played out as one batch: dealt and played in compiled code when
         the engine and the playout policies can (:meth:`uno_env.Engine.world_values`, by
-        :func:`uno_env.engine.worlds.search_values`),
+        :func:`uno_env.engine.search.search_values`),
         else dealt by :meth:`uno_env.Engine.deal_worlds` and played on an engine of the
         worlds."""
         games = np.array([game for game, _, _ in pieces], np.int64)

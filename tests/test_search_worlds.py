@@ -97,7 +97,7 @@ def test_world_values_check_their_input() -> None:
 def test_search_values_are_world_values_without_the_checks(preset, players, spec) -> None:
     """The search's unchecked call gives Engine.world_values' values from the same numbers."""
     from uno_agents import make_agent
-    from uno_env.engine.worlds import search_values
+    from uno_env.engine.search import search_values
 
     eng = random_positions(preset, players, games=12, seed=2)
     games = np.flatnonzero(~eng.state.done)

@@ -21,7 +21,7 @@ offender's dealt hand.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
@@ -29,12 +29,8 @@ from ..cards import DECKS, IS_WILD, KIND_COLOR, NUM_KINDS
 from ..rules import Rules
 from .codes import ChallengeGuilty, rule_codes
 from .legal import MATCH, wd4_permitted
-from .playout import PlayoutPolicy, policy_tables, uses_streams
 from .rng import seed_key
 from .state import FORCED_PLAY, RESPOND, State
-
-if TYPE_CHECKING:
-    from .core import Engine
 
 
 def known_seats(rules: Rules, seat: int) -> list[int]:
@@ -181,35 +177,3 @@ def concat_states(states: list[State]) -> State:
     """One state holding the games of ``states`` in order."""
     return State(**{f.name: np.concatenate([getattr(s, f.name) for s in states])
                     for f in fields(State)})
-
-
-def search_values(engine: Engine, games: np.ndarray, actions: list[np.ndarray],
-                  worlds: np.ndarray, policy: PlayoutPolicy, others: PlayoutPolicy,
-                  horizon: int, rng: np.random.Generator, drew_on_weight: float
-                  ) -> list[np.ndarray]:
-    """:meth:`uno_env.Engine.world_values` (``numba`` backend) without its checks of the
-    request, for a search that asks it at every decision: ``games`` (``int64``) must be
-    running games of ``engine``, ``actions[i]`` (``int64``) legal actions of game
-    ``games[i]``, ``worlds`` (``int64``) positive counts, in all at most ``MAX_WORLDS``
-    rows with the repeats, ``horizon`` >= 0 and ``drew_on_weight`` in (0, 1]. The same
-    values from the same random numbers as ``world_values``."""
-    kernels = engine._kernels
-    if kernels is None:
-        raise NotImplementedError("search_values runs on the numba backend only")
-    repeat = np.array([a.size for a in actions], np.int64)
-    first = np.repeat(np.concatenate(actions), np.repeat(worlds, repeat))
-    keys = seed_key(rng.integers(0, 2**62, int(worlds.sum())))
-    rows = first.size
-    seats = np.repeat(engine.state.current[games], repeat * worlds)
-    if uses_streams(policy, others):
-        streams = np.zeros((rows, 2), np.uint64)
-        streams[:, 0] = rng.integers(0, 2**63, rows, dtype=np.uint64)
-    else:
-        streams = np.zeros((0, 2), np.uint64)
-    values = kernels.world_values(engine.state, games, repeat, worlds, keys, drew_on_weight,
-                                  first, seats, horizon, policy_tables(policy, others), streams)
-    out, at = [], 0
-    for r, n in zip(repeat.tolist(), worlds.tolist(), strict=True):
-        out.append(values[at:at + r * n].reshape(r, n))
-        at += r * n
-    return out

@@ -12,7 +12,10 @@ The compiled code is cached on disk by the rules of :mod:`.cache`: one directory
 per version of the sources, files checked before numba reads them, one process
 compiling a kernel while the others wait. Importing this package imports every
 kernel module, so that each is decorated while that cache is in use (and its
-functions compile under the cache's lock).
+functions compile under the cache's lock, each once for plain argument types:
+:mod:`.signatures`). Nothing compiles at import: each kernel compiles (or loads
+from the cache) on its first call, with the functions it calls, so a command
+compiles only the kernels it uses.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import pkgutil
 from pathlib import Path
 
 from .cache import default_roots, open_cache, source_digest
+from .signatures import plain_module
 
 _HERE = Path(__file__).parent
 _PACKAGE = _HERE.parent.parent
@@ -30,7 +34,7 @@ _TABLES = ("cards", "actions", "rules")
 #: The engine's modules the kernels never read (the Engine class calls them).
 _NOT_READ = ("core.py", "__main__.py", "cache.py")
 #: The modules of this package that hold no kernels.
-_NOT_KERNELS = ("__main__", "cache")
+_NOT_KERNELS = ("__main__", "backend", "cache", "signatures")
 
 
 def _sources() -> list[Path]:
@@ -45,8 +49,10 @@ CACHE = open_cache(source_digest(_sources()), default_roots(_HERE / "__pycache__
 with CACHE.in_use():
     for _module in pkgutil.iter_modules([str(_HERE)]):
         if _module.name not in _NOT_KERNELS:
-            CACHE.guard_module(importlib.import_module(f"{__name__}.{_module.name}"))
+            _kernels = importlib.import_module(f"{__name__}.{_module.name}")
+            CACHE.guard_module(_kernels)
+            plain_module(_kernels)
 
-from .kernels import NumbaBackend  # noqa: E402
+from .backend import NumbaBackend  # noqa: E402
 
 __all__ = ["CACHE", "NumbaBackend"]

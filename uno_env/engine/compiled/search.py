@@ -27,8 +27,9 @@ from ..state import FORCED_PLAY, RESPOND
 from .deal import mix64
 from .kernels import decide, play_forced
 from .legal import wd4_permitted
-from .playouts import MASK_SIZE, WORK_SIZE, play_on
+from .playouts import play_on
 from .rows import copy_row
+from .scoring import MASK_SIZE, WORK_SIZE
 
 #: Salt between a world's game key and the key of the stream its deal is drawn from.
 _DEAL_SALT = np.uint64(0x6A09E667F3BCC909)

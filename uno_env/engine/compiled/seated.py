@@ -17,19 +17,23 @@ from numba import njit
 from ...cards import NUM_KINDS
 from .kernels import decide, play_forced, refresh_mask, save
 from .legal import legal_row
-from .playouts import MASK_SIZE, WORK_SIZE, choose_state, legal_words, rules_deck
+from .scoring import MASK_SIZE, WORK_SIZE, choose_state, legal_words, rules_deck
 
 
-@njit(cache=True)
-def _play_block(rules, s, games, rows, limit, kinds, static, weights, relief, color_weight,
-                threshold, decisions, rewards, new_masks, saved, log, first, end):
+@njit(cache=True, nogil=True)
+def play_seated_games(rules, s, games, rows, horizon, kinds, static, weights, relief,
+                      color_weight, threshold, decisions, rewards, new_masks, saved, log):
+    """Each listed game played on by the policies, seat ``p`` by table row ``rows[i, p]``,
+    for ``horizon`` decisions (0: to its end); ``decisions[g, p]`` counts seat ``p``'s
+    decisions and ``rewards[g]`` sums the game's rewards. No policy may be a random one."""
+    limit = horizon if horizon > 0 else 10 * rules.max_turns
     mask = np.zeros(MASK_SIZE, np.bool_)
     words = mask.view(np.uint64)
     kinds_held = np.empty(NUM_KINDS, np.bool_)
     work = np.empty(WORK_SIZE)
     deck = rules_deck(rules)
     no_streams = np.zeros((0, 2), np.uint64)
-    for i in range(first, end):
+    for i in range(games.size):
         g = games[i]
         if not s.done[g]:
             save(s, g, saved, log)
@@ -46,14 +50,3 @@ def _play_block(rules, s, games, rows, limit, kinds, static, weights, relief, co
             play_forced(rules, s, g, rewards[g])
             decisions[g, player] += 1
         refresh_mask(rules, s, g, new_masks, kinds_held)
-
-
-@njit(cache=True, nogil=True)
-def play_seated_games(rules, s, games, rows, horizon, kinds, static, weights, relief,
-                      color_weight, threshold, decisions, rewards, new_masks, saved, log):
-    """Each listed game played on by the policies, seat ``p`` by table row ``rows[i, p]``,
-    for ``horizon`` decisions (0: to its end); ``decisions[g, p]`` counts seat ``p``'s
-    decisions and ``rewards[g]`` sums the game's rewards. No policy may be a random one."""
-    limit = horizon if horizon > 0 else 10 * rules.max_turns
-    _play_block(rules, s, games, rows, limit, kinds, static, weights, relief, color_weight,
-                threshold, decisions, rewards, new_masks, saved, log, 0, games.size)
