@@ -96,7 +96,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="Rows, cells, outputs and resuming: see the module docstring of this script.")
     parser.add_argument("--budget", type=integer_from(1), default=150_000,
                         help="learner decisions of each specialist and of 'mixture'; "
-                             "'mixture-<N>x' and 'mixture-no-rules' get N times as many")
+                             "'mixture-<N>x' and 'mixture-no-rules' get N times as many; each "
+                             "rounded up to whole rollouts (--num-envs x --n-steps), the "
+                             "decisions trained, which the record reports")
     parser.add_argument("--seeds", type=integer_from(1), default=3,
                         help="training seeds of every trained row: --seed, --seed + 1, ...")
     parser.add_argument("--presets", default="all",
@@ -217,8 +219,8 @@ def row_configs(args: argparse.Namespace, presets: list[str],
 
 def train_row(cfg: Config) -> None:
     """Train one model (a job of ``--jobs``; a run with a checkpoint continues from it)."""
-    print(f"training {Path(cfg.out).parent.name}/{Path(cfg.out).name}: {cfg.timesteps:,} "
-          f"decisions{' (resumed)' if cfg.resume else ''}", flush=True)
+    print(f"training {Path(cfg.out).parent.name}/{Path(cfg.out).name}: "
+          f"{cfg.trained_timesteps():,} decisions{' (resumed)' if cfg.resume else ''}", flush=True)
     train(cfg)
 
 
@@ -586,7 +588,7 @@ def main(argv: list[str] | None = None) -> None:
     seeds_of[args.heuristic] = [None]
     players = {p: Config(preset=p, players=args.players).rules()[0].num_players
                for p in presets}
-    budgets = {name: next(cfg.timesteps for (n, _), cfg in rows.items() if n == name)
+    budgets = {name: next(cfg.trained_timesteps() for (n, _), cfg in rows.items() if n == name)
                for name in names[:-1]}
     record = {
         "command": "python experiments/cross_preset.py " + shlex.join(argv),
