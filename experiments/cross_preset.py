@@ -78,6 +78,7 @@ from uno_agents.policy import PolicyAgent
 from uno_agents.training.sb3 import Config, last_checkpoint, train
 from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
+from uno_env.dataclass_flags import HelpFormatter
 from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.parallel import executor
@@ -92,7 +93,7 @@ RANDOM = "random_play"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog="Rows, cells, outputs and resuming: see the module docstring of this script.")
     parser.add_argument("--budget", type=integer_from(1), default=150_000,
                         help="learner decisions of each specialist and of 'mixture'; "

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from uno_env.dataclass_flags import HelpFormatter
 from uno_env.tournament_report import write_atomic
 
 #: Each variant's flags for train_sb3.py on top of the baseline, and what it tests.
@@ -59,7 +60,7 @@ VARIANTS: dict[str, tuple[list[str], str]] = {
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--variants", default=",".join(VARIANTS),
                         help="comma-separated variant names (--list shows them)")
     parser.add_argument("--timesteps", type=int, default=500_000,

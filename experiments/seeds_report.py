@@ -35,6 +35,7 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.cli import integer_from
+from uno_env.dataclass_flags import HelpFormatter
 from uno_env.deals import STREAM, deal_seed, describe
 from uno_env.evaluation import head_to_head
 from uno_env.machine import provenance
@@ -43,7 +44,7 @@ from uno_env.tournament import SEED_MAX
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--runs", required=True, help="run folders, comma-separated")
     parser.add_argument("--preset", default="official", help="rules preset of the games")
     parser.add_argument("--players", type=int, default=2, help="players per game")

@@ -78,3 +78,19 @@ def test_a_budget_is_reported_as_the_decisions_trained() -> None:
     # SB3 trains whole rollouts: 20,000 asked of 256 games x 64 steps is two rollouts
     assert Config(timesteps=20_000, num_envs=256, n_steps=64).trained_timesteps() == 32_768
     assert Config(timesteps=4096, num_envs=64, n_steps=64).trained_timesteps() == 4096
+
+
+def test_a_switch_shows_no_default_and_an_option_its_default(capsys) -> None:
+    import argparse
+
+    from uno_env.dataclass_flags import HelpFormatter
+
+    parser = argparse.ArgumentParser(formatter_class=HelpFormatter)
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bars")
+    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--no-progress no progress bars --jobs" in out and "(default: True)" not in out
+    assert "processes (default: 2)" in out

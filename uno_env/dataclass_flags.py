@@ -41,11 +41,14 @@ def field_help(cls: type) -> dict[str, str]:
     return helps
 
 
-class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Defaults shown after each help; a boolean flag's default named as the flag that
-    holds by default (``--progress``, ``--no-resume``), never a bare True or False."""
+    holds by default (``--progress``, ``--no-resume``), never a bare True or False, and
+    none for a switch (``--no-progress`` alone: it is off unless given)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.nargs == 0 and isinstance(action.const, bool):   # store_true/false
+            return action.help
         if isinstance(action, argparse.BooleanOptionalAction):
             name = action.option_strings[0][2:]
             text = (action.help or "").removesuffix(" (default: %(default)s)")  # Python 3.10
@@ -60,7 +63,7 @@ def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) 
     (``num_envs`` -> ``--num-envs``), defaults from the dataclass, each flag's help from
     its field's comment (:func:`field_help`)."""
     parser = argparse.ArgumentParser(description=description,
-                                     formatter_class=_HelpFormatter)
+                                     formatter_class=HelpFormatter)
     helps = field_help(cls)
     for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
