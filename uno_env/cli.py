@@ -407,29 +407,50 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     """Play the canonical leaderboard (:mod:`uno_env.leaderboard`) and write its page
-    and record; ``--tiny`` is a smoke run written elsewhere."""
+    and record; ``--tiny`` is a smoke run written elsewhere; ``--add`` plays agents of
+    one's own into a record's tables, written elsewhere too."""
     import shlex
     from pathlib import Path
 
     from . import leaderboard
 
+    specs = agent_specs(args.add or [])
     folder = Path(leaderboard.TINY_OUT if args.tiny else "docs")
+    base = Path(args.base or (folder if args.tiny else folder / "results") / "leaderboard.json")
+    if specs:
+        folder = Path(leaderboard.ADD_OUT)
     out = Path(args.out or folder / "leaderboard.md")
-    record = Path(args.json or (folder if args.tiny else folder / "results") /
+    record = Path(args.json or (folder if args.tiny or specs else folder / "results") /
                   "leaderboard.json")
-    if args.tiny:
-        folder.mkdir(parents=True, exist_ok=True)
     shown = [a for a in (args.argv or []) if a != "--resume"]
     command = shlex.join(["uno-env", "leaderboard", *shown])
     with user_errors():
         from .tournament_report import check_distinct
 
-        check_distinct({"--out": out, "--json": record})
-        settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
-                                             args.rating_rounds, args.seed)
-        leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,
-                        exploit=[Path(p) for p in args.exploit.split(",") if p],
-                        say=lambda text: print(text, flush=True))
+        fixed = [f for f, v in (("--deals-2p", args.deals_2p), ("--deals-4p", args.deals_4p),
+                                ("--seed", args.seed), ("--rating-rounds", args.rating_rounds))
+                 if v is not None]
+        if specs and fixed:
+            raise ValueError(f"--add plays on the deals and settings of {str(base)!r}: "
+                             f"{fixed[0]} cannot change them")
+        if args.add is not None and not specs:
+            raise ValueError("--add names no agent")
+        if args.base and not specs:
+            raise ValueError("--base is the record --add plays into: give --add too")
+        check_distinct({"--out": out, "--json": record, "--base": base} if specs
+                       else {"--out": out, "--json": record})
+        if args.tiny or specs:
+            folder.mkdir(parents=True, exist_ok=True)
+        exploit = [Path(p) for p in args.exploit.split(",") if p]
+        say = lambda text: print(text, flush=True)   # noqa: E731
+        if specs:
+            leaderboard.add(base, specs, out, record, command, resume=args.resume,
+                            jobs=args.jobs, exploit=exploit, say=say)
+        else:
+            settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
+                                                 args.rating_rounds, args.seed)
+            leaderboard.run(settings, out, record, command, resume=args.resume,
+                            jobs=args.jobs, exploit=exploit, say=say)
     print(f"wrote {out} and {record}")
     return 0
 
@@ -565,6 +586,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="bootstrap resamples of the ratings (default 200; --tiny: 20)")
     led.add_argument("--out", help="the page (default docs/leaderboard.md)")
     led.add_argument("--json", help="the record (default docs/results/leaderboard.json)")
+    led.add_argument("--add", action="append", metavar="SPEC",
+                     help="agent specs of one's own (comma-separated or repeated, e.g. "
+                          "my_agents.py:Hoarder:depth=2) added to the tables of --base: they "
+                          "play the seatings they sit in on its deals, its recorded games "
+                          "are not played again; written to runs/leaderboard-add/ unless "
+                          "--out/--json say otherwise")
+    led.add_argument("--base", help="the record --add plays into (default "
+                                    "docs/results/leaderboard.json, the published one; "
+                                    "--tiny: the smoke run's)")
     led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json",
                      help="experiments/exploit.py records to read exploitability from, "
                           "comma-separated (default: the heads-up and the 4-player probe)")
