@@ -83,7 +83,8 @@ def make_agent(spec: str | BatchAgent, **kwargs: Any) -> BatchAgent:
 
         return ImprovedAgent(spec[len("improved:"):], **kwargs)
     if isinstance(spec, str):
-        outside = make_outside(spec, kwargs)
+        name = spec.partition(":")[0].strip()
+        outside = make_outside(spec, kwargs) if name not in AGENTS else None
         if outside is not None:
             return outside
         name, params = split_spec(spec)
