@@ -95,3 +95,23 @@ def test_team_results_in_the_infos() -> None:
     winner = infos["player_0"]["winner"]
     assert [infos[f"player_{p}"]["team_won"] for p in range(4)] == [
         winner >= 0 and p % 2 == winner % 2 for p in range(4)]
+
+
+@pytest.mark.rllib
+def test_agents_take_rllib_observations_as_they_come() -> None:
+    from uno_agents import make_agent
+
+    env = UnoMultiAgentEnv({"num_players": 2})
+    observations, _ = env.reset(seed=3)
+    agent = make_agent("tuned")
+    for _ in range(30):
+        (seat, observation), = observations.items()
+        assert observation["action_mask"].dtype == np.float32
+        action = agent.act(observation, rng=None)
+        observations, _, terminated, truncated, _ = env.step({seat: int(action)})
+        if terminated["__all__"] or truncated["__all__"]:
+            break
+    # a batch of RLlib dicts: arrays stacked under the same keys
+    batch = {"observations": np.stack([observation["observations"]] * 2),
+             "action_mask": np.stack([observation["action_mask"]] * 2)}
+    assert agent.act(batch, rng=None).shape == (2,)
