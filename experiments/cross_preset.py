@@ -70,6 +70,10 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("cross_preset.py", "train", "eval")
+
 import numpy as np
 import torch
 

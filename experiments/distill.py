@@ -16,6 +16,10 @@ from __future__ import annotations
 import shlex
 import sys
 
+from uno_env.extras import require
+
+require("distill.py", "train")
+
 from uno_env.cli import run_command
 
 

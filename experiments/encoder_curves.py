@@ -24,6 +24,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("encoder_curves.py", "train", "eval")
+
 import numpy as np
 
 from uno_env.cli import run_command, run_process

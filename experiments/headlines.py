@@ -20,6 +20,10 @@ import shlex
 import sys
 from typing import Any
 
+from uno_env.extras import require
+
+require("headlines.py", "train")
+
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, deal_seed, describe
 from uno_env.machine import provenance

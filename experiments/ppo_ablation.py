@@ -32,6 +32,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("ppo_ablation.py", "train")
+
 import numpy as np
 
 from uno_env.dataclass_flags import HelpFormatter

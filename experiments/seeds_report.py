@@ -29,6 +29,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("seeds_report.py", "train")
+
 import numpy as np
 
 from uno_agents import make_agent

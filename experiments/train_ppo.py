@@ -15,6 +15,10 @@ from __future__ import annotations
 import shlex
 import sys
 
+from uno_env.extras import require
+
+require("train_ppo.py", "train")
+
 from uno_env.cli import run_command
 
 

@@ -41,6 +41,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("train_rllib.py", "rllib", "train")
+
 from uno_env.cli import run_command
 from uno_env.dataclass_flags import HelpFormatter
 

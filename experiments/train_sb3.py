@@ -13,6 +13,10 @@ from __future__ import annotations
 import shlex
 import sys
 
+from uno_env.extras import require
+
+require("train_sb3.py", "train")
+
 from uno_env.cli import run_command
 
 
