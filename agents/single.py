@@ -62,7 +62,7 @@ def per_game(choose: Choose, name: str | None = None) -> SingleGameAgent:
     if not callable(choose):
         raise TypeError(f"per_game needs a function (observation, mask, rng) -> action, "
                         f"got {type(choose).__name__}")
-    return _PerGame(choose, name or getattr(choose, "__name__", "per-game"))
+    return _PerGame(choose, name or str(getattr(choose, "__name__", "per-game")))
 
 
 __all__ = ["SingleGameAgent", "per_game"]

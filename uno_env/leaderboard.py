@@ -434,7 +434,9 @@ def markdown(record: dict[str, Any]) -> str:
         "for win rates. The differences to `tuned` are paired by deal; an agent "
         "\"beats\" `tuned` when the interval lies above 0. Decisions/s is each agent's own "
         "thinking time only, measured while the tables were played (so it shares the "
-        "machine with everything else running).", "",
+        "machine with everything else running). Every game is kept beside the record, so "
+        "`uno-env leaderboard --add SPEC` puts an agent of your own on these tables without "
+        "playing the others' games again ([Write your own agent](own_agent.md)).", "",
         f"Made by `{record['command']}` in {record['seconds'] / 60:.1f} minutes on "
         f"{record['machine']['cpu']} ({record['machine']['cores']} cores, load average "
         f"{record['machine']['load_before']} before and {record['machine']['load_after']} "
@@ -524,8 +526,9 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
         record["added"] = {"agents": list(settings.added), "to": str(base)}
     for (_, res), (players, _, _) in zip(results, settings.tables(), strict=True):
         done = list(range(len(res.schedule.chunks())))
+        clock = res.clock if res.clock is not None else Clock.zeros(len(res.labels))
         write_atomic(games_file(out_json, players),
-                     _pack(res.records, res.clock, done, progress_key(settings, players)))
+                     _pack(res.records, clock, done, progress_key(settings, players)))
     write_atomic(out_json, json.dumps(record, indent=1) + "\n")
     write_atomic(out_md, markdown(record))
     for progress, _ in results:
