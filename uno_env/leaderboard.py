@@ -158,7 +158,7 @@ def pieces(schedule: Schedule) -> list[list[int]]:
 def _pack(records: Records, clock: Clock, done: list[int], key: str) -> bytes:
     """A table's games so far as ``.npz`` bytes."""
     buf = io.BytesIO()
-    np.savez(buf, key=np.array(key), done=np.array(done, np.int64),
+    np.savez_compressed(buf, key=np.array(key), done=np.array(done, np.int64),
              seconds=clock.seconds, decisions=clock.decisions,
              **{f"r_{f.name}": getattr(records, f.name) for f in fields(Records)})
     return buf.getvalue()
