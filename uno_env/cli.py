@@ -442,7 +442,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         if args.tiny or specs:
             folder.mkdir(parents=True, exist_ok=True)
         exploit = [Path(p) for p in args.exploit.split(",") if p]
-        say = lambda text: print(text, flush=True)   # noqa: E731
+        def say(text: str) -> None:
+            print(text, flush=True)
+
         if specs:
             leaderboard.add(base, specs, out, record, command, resume=args.resume,
                             jobs=args.jobs, exploit=exploit, say=say)
