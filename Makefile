@@ -22,7 +22,7 @@ SOAK_SEED ?= 0
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
-.PHONY: run test docs bench bench-learn bench-tournament cold-start strategies soak lint clean
+.PHONY: run test docs bench bench-learn bench-tournament cold-start strategies soak lint clean train-install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,12 @@ strategies: $(VENV)/.test-installed
 # minute on 2 cores). `make leaderboard RESUME=--resume` continues a stopped run.
 leaderboard: $(VENV)/.test-installed
 	$(BIN)/uno-env leaderboard --jobs $(JOBS) $(RESUME)
+
+# A CPU-only training install into .venv: the train extra with torch's CPU build (the
+# pin of constraints.txt resolved on PyTorch's CPU index).
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+train-install: | $(BIN)/python
+	$(PIP) install --extra-index-url $(TORCH_INDEX) -c constraints.txt -e ".[cli,fast,eval,train]"
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

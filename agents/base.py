@@ -2,7 +2,12 @@
 
 An agent acts on a batch of decisions at once: ``act(observations, masks, rng)``
 gets the acting players' observations ``float32[B, D]`` and legal-action masks
-``bool[B, A]`` and returns one action id per row. Agents see nothing but their
+``bool[B, A]`` and returns one action id per row. The project's agents (subclasses of
+:class:`Agent`) also take what each interface hands out as it comes (:func:`as_batch`):
+masks of any 0/1 dtype (PettingZoo's ``int8``, RLlib's ``float32``), an observation
+dict (PettingZoo's ``{"observation", "action_mask"}``, RLlib's ``{"observations",
+"action_mask"}``, whose mask is used when ``masks`` is None), and one decision
+unbatched (``float32[D]`` and ``[A]``, answered with one action id). Agents see nothing but their
 observation and mask, so a heuristic cannot peek at hidden cards, and random,
 rule-based, search and trained agents are interchangeable in envs, experiments
 and tournaments.
@@ -22,8 +27,11 @@ from uno_env.checks import describe
 
 #: ``choose_actions`` and ``choose_in_parts`` live in the environment's agent registry
 #: (the environment calls them) and are part of this interface too.
-__all__ = ["Agent", "BatchAgent", "check_act", "check_batch", "choose_actions",
+__all__ = ["Agent", "BatchAgent", "as_batch", "check_act", "check_batch", "choose_actions",
            "choose_in_parts", "masked_argmax"]
+
+#: The keys of an observation in the interfaces' observation dicts: PettingZoo's, RLlib's.
+OBSERVATION_KEYS = ("observation", "observations")
 
 if TYPE_CHECKING:
     from uno_env.engine import Engine
@@ -56,10 +64,12 @@ class Agent(ABC):
             return
 
         @functools.wraps(act)
-        def checked_act(self: Agent, observations: np.ndarray, masks: np.ndarray,
-                        rng: np.random.Generator) -> np.ndarray:
+        def checked_act(self: Agent, observations: Any, masks: Any = None,
+                        rng: np.random.Generator | None = None) -> Any:
+            observations, masks, single = as_batch(observations, masks)
             check_act(observations, masks, rng, getattr(self, "uses_rng", True))
-            return act(self, observations, masks, rng)
+            actions = act(self, observations, masks, rng)
+            return np.asarray(actions)[0] if single else actions
 
         checked_act.checks_arguments = True   # type: ignore[attr-defined]
         cls.act = checked_act   # type: ignore[method-assign]
@@ -107,13 +117,43 @@ class Agent(ABC):
         return f"{type(self).__name__}()"
 
 
+def as_batch(observations: Any, masks: Any = None) -> tuple[Any, Any, bool]:
+    """``(observations, masks, single)`` as the batch ``act`` works on, from what an
+    interface gives: an observation dict (:data:`OBSERVATION_KEYS`, with its
+    ``"action_mask"`` when ``masks`` is None), masks of any numeric dtype holding only
+    0 and 1 (read as bool; ``ValueError`` naming ``masks`` for another value), and one
+    decision (1-D observation and mask) as a batch of one, ``single`` True. Anything
+    else is returned as given, for :func:`check_act` to name what is wrong."""
+    if isinstance(observations, dict):
+        found = [k for k in OBSERVATION_KEYS if k in observations]
+        if not found:
+            raise TypeError(f"an observation dict needs one of the keys "
+                            f"{', '.join(map(repr, OBSERVATION_KEYS))}, got keys "
+                            f"{', '.join(map(repr, observations)) or 'none'}")
+        if masks is None:
+            masks = observations.get("action_mask")
+        observations = observations[found[0]]
+    if isinstance(masks, np.ndarray) and masks.dtype != bool and masks.dtype.kind in "iuf":
+        if not ((masks == 0) | (masks == 1)).all():
+            raise ValueError(f"masks must hold only 0 and 1 (any numeric dtype, or bool), "
+                             f"got other values in a {masks.dtype} array")
+        masks = masks != 0
+    single = (isinstance(masks, np.ndarray) and masks.ndim == 1
+              and isinstance(observations, np.ndarray) and observations.ndim == 1)
+    if single:
+        observations, masks = observations[None], masks[None]
+    return observations, masks, single
+
+
 def check_act(observations: Any, masks: Any, rng: Any, uses_rng: bool = True) -> None:
     """Raise ``TypeError`` (a value of the wrong kind) or ``ValueError`` (the wrong shape),
-    naming the argument, unless ``masks`` is ``bool[B, NUM_ACTIONS]``, ``observations`` a
+    naming the argument, unless ``masks`` is ``bool[B, NUM_ACTIONS]`` (after
+    :func:`as_batch`), ``observations`` a
     numeric ``[B, D]`` array and (for an agent that ``uses_rng``) ``rng`` a numpy
     Generator."""
     if not isinstance(masks, np.ndarray) or masks.dtype != bool:
-        raise TypeError(f"masks must be a bool numpy array [B, {NUM_ACTIONS}], got "
+        raise TypeError(f"masks must be a numpy array [B, {NUM_ACTIONS}] of 0/1 (bool, int8, "
+                        f"float32, ...), got "
                         f"{describe(masks) if not isinstance(masks, np.ndarray) else masks.dtype}")
     if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
         raise ValueError(f"masks must be bool[B, {NUM_ACTIONS}], got shape {masks.shape}")

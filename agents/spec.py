@@ -31,20 +31,30 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"name:key=value,..."`` as ``(name, {key: value text})``; raises ``ValueError``
     naming a part that is not ``key=value``."""
     name, _, params = spec.strip().partition(":")
+    return name.strip(), parse_params(spec, params)
+
+
+def parse_params(spec: str, params: str) -> dict[str, str]:
+    """``"key=value,..."`` (the parameters of ``spec``) as ``{key: value text}``; raises
+    ``ValueError`` naming a part that is not ``key=value``."""
     texts: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, text = item.partition("=")
         if not eq or not key.strip() or not text.strip():
             raise SpecError(f"agent spec {spec!r}: parameter {item!r} is not key=value")
         texts[key.strip()] = text.strip()
-    return name.strip(), texts
+    return texts
 
 
-def parameter_types(cls: type[Any]) -> dict[str, Any]:
-    """The keyword parameters of ``cls``'s constructor and their annotated types
-    (``Any`` where unannotated)."""
-    hints = typing.get_type_hints(cls.__init__)
-    signature = inspect.signature(cls.__init__)
+def parameter_types(cls: Callable[..., Any]) -> dict[str, Any]:
+    """The keyword parameters of ``cls``'s constructor (of ``cls`` itself for a function)
+    and their annotated types (``Any`` where unannotated or unresolvable)."""
+    target = cls.__init__ if inspect.isclass(cls) else cls
+    try:
+        hints = typing.get_type_hints(target)
+    except Exception:
+        hints = {}
+    signature = inspect.signature(target)
     return {key: hints.get(key, Any) for key, p in signature.parameters.items()
             if key != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
 
@@ -98,7 +108,7 @@ def checked_value(agent: str, key: str, value: Any, kind: Any, text: bool = Fals
     return float(typed) if kind is float else int(typed) if kind is int else typed
 
 
-def build(name: str, cls: type, texts: dict[str, str], params: dict[str, Any]) -> Any:
+def build(name: str, cls: Callable[..., Any], texts: dict[str, str], params: dict[str, Any]) -> Any:
     """``cls(**texts, **params)`` with every parameter checked (:func:`checked_value`):
     ``texts`` are a spec's values (text), ``params`` keyword arguments given in Python
     (taking precedence). An error the constructor raises about a value is a
@@ -116,4 +126,5 @@ def build(name: str, cls: type, texts: dict[str, str], params: dict[str, Any]) -
         raise SpecError(f"agent {name!r}: {err}") from err
 
 
-__all__ = ["SpecError", "build", "checked_value", "parameter_types", "split_spec"]
+__all__ = ["SpecError", "build", "checked_value", "parameter_types", "parse_params",
+           "split_spec"]

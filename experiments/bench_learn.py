@@ -49,6 +49,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("bench_learn.py", "train")
+
 import numpy as np
 import torch
 

@@ -29,8 +29,8 @@ import tempfile
 import time
 
 from uno_env.cli import run_command
-from uno_env.machine import backend_version, cpu_model, load_average
-from uno_env.tournament_report import print_table
+from uno_env.evaluation.report import print_table
+from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
 #: What ``make run`` plays (the Makefile's RUN_AGENTS) and warms up.
 RUN_AGENTS = "tuned,defender,greedy,random_play,ismcts:budget=16"

@@ -35,6 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("combine_advisers.py", "train")
+
 import numpy as np
 import torch
 

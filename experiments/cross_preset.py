@@ -74,6 +74,10 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("cross_preset.py", "train", "eval")
+
 import numpy as np
 import torch
 
@@ -86,6 +90,7 @@ from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.evaluation.tournament import SEED_MAX
 from uno_env.files import write_atomic
+from uno_env.tooling.dataclass_flags import HelpFormatter
 from uno_env.tooling.parallel import executor
 
 MIXTURE = "mixture"
@@ -96,11 +101,13 @@ RANDOM = "random_play"
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog="Rows, cells, outputs and resuming: see the module docstring of this script.")
     parser.add_argument("--budget", type=integer_from(1), default=150_000,
                         help="learner decisions of each specialist and of 'mixture'; "
-                             "'mixture-<N>x' and 'mixture-no-rules' get N times as many")
+                             "'mixture-<N>x' and 'mixture-no-rules' get N times as many; each "
+                             "rounded up to whole rollouts (--num-envs x --n-steps), the "
+                             "decisions trained, which the record reports")
     parser.add_argument("--seeds", type=integer_from(1), default=3,
                         help="training seeds of every trained row: --seed, --seed + 1, ...")
     parser.add_argument("--presets", default="all",
@@ -221,8 +228,8 @@ def row_configs(args: argparse.Namespace, presets: list[str],
 
 def train_row(cfg: Config) -> None:
     """Train one model (a job of ``--jobs``; a run with a checkpoint continues from it)."""
-    print(f"training {Path(cfg.out).parent.name}/{Path(cfg.out).name}: {cfg.timesteps:,} "
-          f"decisions{' (resumed)' if cfg.resume else ''}", flush=True)
+    print(f"training {Path(cfg.out).parent.name}/{Path(cfg.out).name}: "
+          f"{cfg.trained_timesteps():,} decisions{' (resumed)' if cfg.resume else ''}", flush=True)
     train(cfg)
 
 
@@ -590,7 +597,7 @@ def main(argv: list[str] | None = None) -> None:
     seeds_of[args.heuristic] = [None]
     players = {p: Config(preset=p, players=args.players).rules()[0].num_players
                for p in presets}
-    budgets = {name: next(cfg.timesteps for (n, _), cfg in rows.items() if n == name)
+    budgets = {name: next(cfg.trained_timesteps() for (n, _), cfg in rows.items() if n == name)
                for name in names[:-1]}
     record = {
         "command": "python experiments/cross_preset.py " + shlex.join(argv),

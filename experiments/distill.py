@@ -20,6 +20,10 @@ guard("distill", __name__)
 import shlex
 import sys
 
+from uno_env.extras import require
+
+require("distill.py", "train")
+
 from uno_env.cli import run_command
 
 

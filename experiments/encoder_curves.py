@@ -28,16 +28,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("encoder_curves.py", "train", "eval")
+
 import numpy as np
 
 from uno_env.cli import run_command, run_process
+from uno_env.tooling.dataclass_flags import HelpFormatter
 
 HERE = Path(__file__).resolve().parent
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                formatter_class=HelpFormatter)
     p.add_argument("--arms", default="dense-separate:128,128;packed:128,128",
                    help="encoder:widths of each arm, separated by ';'")
     p.add_argument("--seeds", default="0,1,2", help="training seeds")

@@ -38,6 +38,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("expert_iteration.py", "train")
+
 from uno_agents import make_agent
 from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules

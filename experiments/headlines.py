@@ -28,6 +28,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("headlines.py", "train")
+
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import STREAM, deal_seed, describe
 from uno_env.evaluation.tournament import SEED_MAX

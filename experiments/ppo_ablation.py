@@ -36,9 +36,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("ppo_ablation.py", "train")
+
 import numpy as np
 
 from uno_env.files import write_atomic
+from uno_env.tooling.dataclass_flags import HelpFormatter
 
 #: Each variant's flags for train_sb3.py on top of the baseline, and what it tests.
 VARIANTS: dict[str, tuple[list[str], str]] = {
@@ -63,7 +68,7 @@ VARIANTS: dict[str, tuple[list[str], str]] = {
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--variants", default=",".join(VARIANTS),
                         help="comma-separated variant names (--list shows them)")
     parser.add_argument("--timesteps", type=int, default=500_000,

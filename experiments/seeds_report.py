@@ -35,6 +35,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("seeds_report.py", "train")
+
 import numpy as np
 
 from uno_agents import make_agent
@@ -44,12 +48,13 @@ from uno_env.cli import integer_from
 from uno_env.deals import STREAM, deal_seed, describe
 from uno_env.evaluation import head_to_head
 from uno_env.evaluation.tournament import SEED_MAX
+from uno_env.tooling.dataclass_flags import HelpFormatter
 from uno_env.tooling.machine import provenance
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--runs", required=True, help="run folders, comma-separated")
     parser.add_argument("--preset", default="official", help="rules preset of the games")
     parser.add_argument("--players", type=int, default=2, help="players per game")

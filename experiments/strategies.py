@@ -34,6 +34,10 @@ from concurrent.futures import Future, as_completed
 from datetime import datetime, timezone
 from pathlib import Path
 
+from uno_env.extras import require
+
+require("strategies.py", "eval")
+
 from uno_agents import AGENTS
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command

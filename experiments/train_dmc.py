@@ -17,6 +17,10 @@ guard("train_dmc", __name__)
 import shlex
 import sys
 
+from uno_env.extras import require
+
+require("train_dmc.py", "train")
+
 from uno_env.cli import run_command
 
 

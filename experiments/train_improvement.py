@@ -45,6 +45,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("train_improvement.py", "train")
+
 import numpy as np
 import torch
 from tqdm.auto import tqdm

@@ -19,6 +19,10 @@ guard("train_ppo", __name__)
 import shlex
 import sys
 
+from uno_env.extras import require
+
+require("train_ppo.py", "train")
+
 from uno_env.cli import run_command
 
 

@@ -45,12 +45,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from uno_env.extras import require
+
+require("train_rllib.py", "rllib", "train")
+
 from uno_env.cli import run_command
+from uno_env.tooling.dataclass_flags import HelpFormatter
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--preset", default="official")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--iterations", type=int, default=10)

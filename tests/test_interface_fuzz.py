@@ -411,7 +411,7 @@ def bad_act_inputs() -> st.SearchStrategy:
     obs, masks = decisions()
     bad_obs = st.sampled_from([obs[:2], obs[0], obs.astype(object), "obs", None,
                                obs.astype(np.complex64), obs.tolist()])
-    bad_masks = st.sampled_from([masks[:, :-1], masks[:2], masks[0], masks.astype(np.float32),
+    bad_masks = st.sampled_from([masks[:, :-1], masks[:2], masks[0], masks.astype(np.float32) * 0.5,
                                  masks.astype(np.int64) * 3, None, "mask", masks.tolist()])
     bad_rng = st.one_of(not_an_integer.filter(lambda v: not isinstance(v, np.random.Generator)),
                         st.integers())

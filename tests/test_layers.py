@@ -37,6 +37,7 @@ LAYER_OF = {
     "uno_env.files": "base",
     "uno_env.random_actions": "base",
     "uno_env.records": "base",
+    "uno_env.extras": "base",
     "uno_env.tooling": "tooling",
     "uno_env.envs": "envs",
     "uno_env.evaluation": "evaluation",

@@ -102,3 +102,22 @@ def test_the_former_path_imports_this_module() -> None:
     from test_layers import assert_moved
 
     assert_moved("uno_env.rllib_env")
+
+
+def test_agents_take_rllib_observations_as_they_come() -> None:
+    from uno_agents import make_agent
+
+    env = UnoMultiAgentEnv({"num_players": 2})
+    observations, _ = env.reset(seed=3)
+    agent = make_agent("tuned")
+    for _ in range(30):
+        (seat, observation), = observations.items()
+        assert observation["action_mask"].dtype == np.float32
+        action = agent.act(observation, rng=None)
+        observations, _, terminated, truncated, _ = env.step({seat: int(action)})
+        if terminated["__all__"] or truncated["__all__"]:
+            break
+    # a batch of RLlib dicts: arrays stacked under the same keys
+    batch = {"observations": np.stack([observation["observations"]] * 2),
+             "action_mask": np.stack([observation["action_mask"]] * 2)}
+    assert agent.act(batch, rng=None).shape == (2,)

@@ -58,7 +58,8 @@ CROSS = ("--presets", "official,last_standing", "--num-envs", "16", "--n-steps",
 
 def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Path) -> None:
     out = tmp_path / "cross"
-    flags = (*CROSS, "--budget", "128", "--seeds", "2", "--deals", "4", "--out", str(out))
+    # 100 decisions asked, 128 trained: whole rollouts of 16 games x 8 decisions
+    flags = (*CROSS, "--budget", "100", "--seeds", "2", "--deals", "4", "--out", str(out))
     stdout = run_script("cross_preset.py", *flags, "--jobs", "2")
     record = json.loads((out / "matrix.json").read_text())
     rows = {"official", "last_standing", "mixture", "mixture-2x", "mixture-no-rules", "tuned"}

@@ -30,6 +30,19 @@ def load_entry_point(entry_point: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), attribute)
 
 
+def agent_specs(values: Sequence[str]) -> list[str]:
+    """Agent specs from ``--agents`` values: comma-separated, and a piece ``key=value``
+    without a name continues the previous spec (``ismcts:budget=64,playout=greedy``)."""
+    specs: list[str] = []
+    for value in values:
+        for piece in filter(None, (p.strip() for p in value.split(","))):
+            if specs and "=" in piece and ":" not in piece.split("=")[0]:
+                specs[-1] += "," + piece
+            else:
+                specs.append(piece)
+    return specs
+
+
 def register_factory(entry_point: str) -> None:
     """Resolve agent specs with the factory ``"module:function"`` from now on; the
     function takes ``(spec, **kwargs)`` and returns an agent."""

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import checks
-from .agent_registry import load_entry_point, make_agent
+from .agent_registry import agent_specs, load_entry_point, make_agent
 from .engine.core import default_backend
 from .evaluation.simulate import SimulationResult, simulate
 from .evaluation.tournament import SEED_MAX
@@ -360,19 +360,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def agent_specs(values: Sequence[str]) -> list[str]:
-    """Agent specs from ``--agents`` values: comma-separated, and a piece ``key=value``
-    without a name continues the previous spec (``ismcts:budget=64,playout=greedy``)."""
-    specs: list[str] = []
-    for value in values:
-        for piece in filter(None, (p.strip() for p in value.split(","))):
-            if specs and "=" in piece and ":" not in piece.split("=")[0]:
-                specs[-1] += "," + piece
-            else:
-                specs.append(piece)
-    return specs
-
-
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the agents against each other on one or more presets; print and save results."""
     from .evaluation import report
@@ -434,30 +421,53 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    """Play the canonical leaderboard (:mod:`uno_env.evaluation.leaderboard`) and write its page
-    and record; ``--tiny`` is a smoke run written elsewhere."""
+    """Play the canonical leaderboard (:mod:`uno_env.evaluation.leaderboard`) and write its
+    page and record; ``--tiny`` is a smoke run written elsewhere; ``--add`` plays agents of
+    one's own into a record's tables, written elsewhere too."""
     import shlex
     from pathlib import Path
 
     from .evaluation import leaderboard
 
+    specs = agent_specs(args.add or [])
     folder = Path(leaderboard.TINY_OUT if args.tiny else "docs")
+    base = Path(args.base or (folder if args.tiny else folder / "results") / "leaderboard.json")
+    if specs:
+        folder = Path(leaderboard.ADD_OUT)
     out = Path(args.out or folder / "leaderboard.md")
-    record = Path(args.json or (folder if args.tiny else folder / "results") /
+    record = Path(args.json or (folder if args.tiny or specs else folder / "results") /
                   "leaderboard.json")
-    if args.tiny:
-        folder.mkdir(parents=True, exist_ok=True)
     shown = [a for a in (args.argv or []) if a != "--resume"]
     command = shlex.join(["uno-env", "leaderboard", *shown])
     with user_errors():
         from .evaluation.report import check_distinct
 
-        check_distinct({"--out": out, "--json": record})
-        settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
-                                             args.rating_rounds, args.seed)
-        leaderboard.run(settings, out, record, command, resume=args.resume, jobs=args.jobs,
-                        exploit=[Path(p) for p in args.exploit.split(",") if p],
-                        say=lambda text: print(text, flush=True))
+        fixed = [f for f, v in (("--deals-2p", args.deals_2p), ("--deals-4p", args.deals_4p),
+                                ("--seed", args.seed), ("--rating-rounds", args.rating_rounds))
+                 if v is not None]
+        if specs and fixed:
+            raise ValueError(f"--add plays on the deals and settings of {str(base)!r}: "
+                             f"{fixed[0]} cannot change them")
+        if args.add is not None and not specs:
+            raise ValueError("--add names no agent")
+        if args.base and not specs:
+            raise ValueError("--base is the record --add plays into: give --add too")
+        check_distinct({"--out": out, "--json": record, "--base": base} if specs
+                       else {"--out": out, "--json": record})
+        if args.tiny or specs:
+            folder.mkdir(parents=True, exist_ok=True)
+        exploit = [Path(p) for p in args.exploit.split(",") if p]
+        def say(text: str) -> None:
+            print(text, flush=True)
+
+        if specs:
+            leaderboard.add(base, specs, out, record, command, resume=args.resume,
+                            jobs=args.jobs, exploit=exploit, say=say)
+        else:
+            settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
+                                                 args.rating_rounds, args.seed)
+            leaderboard.run(settings, out, record, command, resume=args.resume,
+                            jobs=args.jobs, exploit=exploit, say=say)
     print(f"wrote {out} and {record}")
     return 0
 
@@ -638,6 +648,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="bootstrap resamples of the ratings (default 200; --tiny: 20)")
     led.add_argument("--out", help="the page (default docs/leaderboard.md)")
     led.add_argument("--json", help="the record (default docs/results/leaderboard.json)")
+    led.add_argument("--add", action="append", metavar="SPEC",
+                     help="agent specs of one's own (comma-separated or repeated, e.g. "
+                          "my_agents.py:Hoarder:depth=2) added to the tables of --base: they "
+                          "play the seatings they sit in on its deals, its recorded games "
+                          "are not played again; written to runs/leaderboard-add/ unless "
+                          "--out/--json say otherwise")
+    led.add_argument("--base", help="the record --add plays into (default "
+                                    "docs/results/leaderboard.json, the published one; "
+                                    "--tiny: the smoke run's)")
     led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json",
                      help="experiments/exploit.py records to read exploitability from, "
                           "comma-separated (default: the heads-up and the 4-player probe)")

@@ -143,7 +143,7 @@ class Config:
     heuristic_share: float = 0.3   # the heuristics' share of the pool's draws
     latest_share: float = 0.5      # the latest snapshot's share of the snapshots' draws
     # evaluation
-    eval_every: int = 0            # learner decisions between points of the evaluation curve
+    eval_every: int = 250_000      # learner decisions between points of the evaluation curve
     #                                in TensorBoard (against greedy and tuned; 0: none)
     curve_deals: int = 500         # duplicate deals of each curve point (deal seeds 900,000+)
     eval_opponents: str = "greedy,random"  # opponents of the final evaluation
@@ -178,6 +178,12 @@ class Config:
             raise SystemExit(f"bad setting: {e}") from None
         if self.init_net and not Path(self.init_net).is_file():
             raise SystemExit(f"--init-net {self.init_net!r} is not a file")
+
+    def trained_timesteps(self) -> int:
+        """The learner decisions a run trains on: ``timesteps`` rounded up to whole
+        rollouts of ``num_envs * n_steps`` decisions (SB3 stops only between rollouts)."""
+        rollout = self.num_envs * self.n_steps
+        return -(-self.timesteps // rollout) * rollout
 
     def presets(self) -> list[str]:
         names = list(PRESETS) if self.preset == "all" else self.preset.split(",")

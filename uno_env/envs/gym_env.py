@@ -20,6 +20,9 @@ opponents=None, learner_seat=0, **rule_overrides)``
   terminates with reward ``illegal_reward`` (default -1.0) and
   ``info["illegal_action"] = True``. Call ``reset`` afterwards, as after any end;
 * truncation after ``max_turns`` decisions (rules option) is a truncation;
+* ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or
+  ``"rgb_array"`` (a ``uint8[600, 960, 3]`` picture, for Gymnasium's ``RecordVideo``;
+  needs the ``render`` extra), both seen from the learner's seat;
 * bad arguments raise before anything changes (see :mod:`uno_env.checks`):
   ``TypeError`` for an action, seed, ``learner_seat`` or ``illegal_reward`` of the
   wrong kind (a float, string, bool, None ...), ``ValueError`` for one out of
@@ -48,6 +51,7 @@ from .learner import (
     make_rules,
     observation_space,
 )
+from .render import ENV_RENDER_MODES, check_render_mode, render_frame
 
 ENV_ID = "uno_env/Uno-v0"
 
@@ -55,14 +59,13 @@ ENV_ID = "uno_env/Uno-v0"
 class UnoEnv(gym.Env):
     """One UNO game seen from the learner's seat (see the module documentation)."""
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": list(ENV_RENDER_MODES), "render_fps": 2}
 
     def __init__(self, preset: str = "official", num_players: int | None = None,
                  opponents: OpponentSpec = None, learner_seat: SeatSpec = 0,
                  illegal_reward: float = -1.0, rules: Rules | None = None,
                  render_mode: str | None = None, **rule_overrides: Any) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode={render_mode!r} is not supported by this env")
+        check_render_mode(render_mode)
         self.render_mode = render_mode
         self.rules = make_rules(rules, preset, num_players, **rule_overrides)
         self.observation_space = observation_space()
@@ -112,6 +115,11 @@ class UnoEnv(gym.Env):
         if illegal[0]:
             info["illegal_action"] = True
         return core.observe()[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), info
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        """The table seen from the learner's seat: text (``ansi``) or a picture
+        (``rgb_array``), as ``render_mode`` says."""
+        return render_frame(self.render_mode, self.engine, 0, self.learner_seat)
 
     def action_masks(self) -> np.ndarray:
         """``bool[NUM_ACTIONS]``: the learner's legal actions (all False once the episode ends)."""

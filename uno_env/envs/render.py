@@ -141,6 +141,35 @@ def render_ansi(engine: Engine, game: int = 0, viewer: int | None = None,
     return "\n".join(lines)
 
 
+# --- the envs' render modes ------------------------------------------------------------------
+
+#: The render modes of the Gymnasium env and the batched envs (one learner's table).
+ENV_RENDER_MODES = ("ansi", "rgb_array")
+
+
+def check_render_mode(render_mode: object) -> None:
+    """``ValueError`` naming ``render_mode`` unless it is None or one of
+    :data:`ENV_RENDER_MODES`."""
+    if render_mode is not None and render_mode not in ENV_RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r} is not one of "
+                         f"{', '.join(map(repr, ENV_RENDER_MODES))} (or None)")
+
+
+def render_frame(render_mode: str | None, engine: Engine, game: int = 0,
+                 viewer: int | None = None) -> str | np.ndarray | None:
+    """``game`` seen by ``viewer`` in ``render_mode``: text for ``ansi``, a picture for
+    ``rgb_array``; None (with Gymnasium's warning) without a render mode."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode: pass render_mode= "
+                              "('ansi' or 'rgb_array') when making the env")
+        return None
+    if render_mode == "rgb_array":
+        return render_rgb(engine, game, viewer)
+    return render_ansi(engine, game, viewer)
+
+
 # --- rgb_array --------------------------------------------------------------------------------
 
 WIDTH, HEIGHT = 960, 600

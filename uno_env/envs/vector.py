@@ -29,6 +29,9 @@ of the wrong kind (floats, bools, strings, None, dicts, complex numbers),
 id beyond 64 bits, a negative seed). A ``step_wait`` that raised drops the
 actions of its ``step_async``.
 
+``render_mode``: ``"ansi"`` or ``"rgb_array"`` (``render()`` gives the table of the
+first game, from its learner's seat: :func:`uno_env.envs.render.render_frame`), or None.
+
 A finished episode's info holds ``winner`` (a seat, -1 if none), ``learner_seat``,
 ``learner_won``, ``team_won`` (the learner's side won: the learner, or either
 partner in team play) and, for the VecEnv, ``round_points``.
@@ -55,6 +58,7 @@ from .learner import (
     make_rules,
     observation_space,
 )
+from .render import ENV_RENDER_MODES, check_render_mode, render_frame, render_rgb
 
 try:  # Stable-Baselines3 is an optional dependency (the "train" extra)
     from stable_baselines3.common.vec_env import VecEnv
@@ -72,7 +76,8 @@ class UnoVecEnv(_VecEnvBase):
     """Stable-Baselines3 ``VecEnv`` of ``num_envs`` UNO games over one Engine.
 
     ``UnoVecEnv(num_envs=64, preset="official", num_players=4, opponents=None,
-    learner_seat=0, seed=None, illegal_reward=-1.0, rules=None, **rule_overrides)``.
+    learner_seat=0, seed=None, illegal_reward=-1.0, rules=None, render_mode=None,
+    **rule_overrides)``.
     ``opponents``: ``None`` (random play), an agent name (``"greedy"``), an agent,
     or one agent per seat offset 1..P-1 from the learner.
     """
@@ -80,10 +85,12 @@ class UnoVecEnv(_VecEnvBase):
     def __init__(self, num_envs: int = 64, preset: str = "official", num_players: int | None = None,
                  opponents: OpponentSpec = None, learner_seat: SeatSpec = 0,
                  seed: int | None = None, illegal_reward: float = -1.0,
-                 rules: Rules | None = None, **rule_overrides: Any) -> None:
+                 rules: Rules | None = None, render_mode: str | None = None,
+                 **rule_overrides: Any) -> None:
         if _SB3VecEnv is None:  # pragma: no cover
             raise ImportError("UnoVecEnv needs stable-baselines3: pip install 'uno-env[train]'")
-        self.render_mode = None
+        check_render_mode(render_mode)
+        self.render_mode = render_mode
         rules = make_rules(rules, preset, num_players, **rule_overrides)
         self.core = LearnerCore(rules, num_envs, opponents, learner_seat, seed, illegal_reward)
         super().__init__(num_envs, observation_space(), action_space())
@@ -172,8 +179,20 @@ class UnoVecEnv(_VecEnvBase):
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
         return [False] * len(self._indices(indices))
 
-    def get_images(self) -> list[None]:
-        return [None] * self.num_envs
+    def render(self, mode: str | None = None) -> str | np.ndarray | None:
+        """The first game's table from its learner's seat, in ``render_mode`` (``mode``,
+        SB3's older argument, must be the same when given)."""
+        if mode is not None and mode != self.render_mode:
+            raise ValueError(f"render(mode={mode!r}): this env renders {self.render_mode!r} "
+                             f"(its render_mode)")
+        return render_frame(self.render_mode, self.engine, 0, int(self.core.seats[0]))
+
+    def get_images(self) -> list[np.ndarray | None]:
+        """Every game's picture with ``render_mode="rgb_array"`` (None otherwise)."""
+        if self.render_mode != "rgb_array":
+            return [None] * self.num_envs
+        return [render_rgb(self.engine, g, int(self.core.seats[g]))
+                for g in range(self.num_envs)]
 
 
 # --- Gymnasium ------------------------------------------------------------------------------
@@ -188,12 +207,15 @@ class UnoVectorEnv(VectorEnv):
     ``AutoresetMode.SAME_STEP``. ``infos["action_mask"]`` always holds the masks.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP,
+                                "render_modes": list(ENV_RENDER_MODES), "render_fps": 2}
 
     def __init__(self, num_envs: int = 64, preset: str = "official", num_players: int | None = None,
                  opponents: OpponentSpec = None, learner_seat: SeatSpec = 0,
                  seed: int | None = None, illegal_reward: float = -1.0,
-                 rules: Rules | None = None, **rule_overrides: Any) -> None:
+                 rules: Rules | None = None, render_mode: str | None = None,
+                 **rule_overrides: Any) -> None:
+        check_render_mode(render_mode)
         rules = make_rules(rules, preset, num_players, **rule_overrides)
         self.core = LearnerCore(rules, num_envs, opponents, learner_seat, seed, illegal_reward)
         self.num_envs = int(num_envs)
@@ -201,7 +223,7 @@ class UnoVectorEnv(VectorEnv):
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.render_mode = None
+        self.render_mode = render_mode
 
     @property
     def rules(self) -> Rules:
@@ -247,3 +269,7 @@ class UnoVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """``bool[N, A]``: the learner's legal actions in every game."""
         return self.core.action_masks()
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        """The first game's table from its learner's seat, in ``render_mode``."""
+        return render_frame(self.render_mode, self.core.engine, 0, int(self.core.seats[0]))

@@ -13,6 +13,13 @@ The run is cut into pieces (groups of seatings, each the same whatever plays it)
 after every piece the games so far are saved atomically beside the record, so
 ``--resume`` continues a stopped run where it stopped, with the same results as an
 uninterrupted one. ``uno-env leaderboard`` and ``make leaderboard`` run it.
+
+Every game of a finished run is kept beside its record (``leaderboard-2p-games.npz``,
+``leaderboard-4p-games.npz``), so an agent of one's own joins the published tables
+without the shipped agents' games being played again (``uno-env leaderboard --add
+SPEC``, :func:`add`): it plays only the seatings it sits in, on the same deals, and the
+tables are rated again over all the games. The seatings of the added agents come after
+the recorded ones (:func:`table_seatings`), so an extended record can be extended again.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass, fields, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +74,8 @@ TINY_AGENTS = {2: ["random", "greedy", "tuned", "ismcts:budget=2"],
                4: ["random", "greedy", "tuned", "random_play", "ismcts:budget=2"]}
 #: Where ``--tiny`` writes (never the published page).
 TINY_OUT = "runs/leaderboard-tiny"
+#: Where ``--add`` writes (never the published page).
+ADD_OUT = "runs/leaderboard-add"
 #: Games a piece of the run plays at most (the unit of progress and of parallel work).
 PIECE_GAMES = 600
 
@@ -82,11 +92,24 @@ class Settings:
     deals_4p: int = DEALS[4]
     rating_rounds: int = 200
     smoke: bool = False           # a smoke run: its numbers mean nothing
+    added: tuple[str, ...] = ()   # agents joining both tables after the shipped ones
 
     def tables(self) -> list[tuple[int, list[str], int]]:
-        """``(players, agents, deals)`` of each table."""
-        return [(2, list(self.agents_2p), self.deals_2p), (4, list(self.agents_4p),
-                                                             self.deals_4p)]
+        """``(players, agents, deals)`` of each table (the added agents last)."""
+        return [(2, [*self.agents_2p, *self.added], self.deals_2p),
+                (4, [*self.agents_4p, *self.added], self.deals_4p)]
+
+    def shipped(self, players: int) -> int:
+        """How many agents of the ``players`` table are not added ones."""
+        return len(self.agents_2p if players == 2 else self.agents_4p)
+
+    @classmethod
+    def of_record(cls, record: dict[str, Any]) -> Settings:
+        """The settings a record was played under."""
+        saved = dict(record["settings"])
+        for name in ("agents_2p", "agents_4p", "added"):
+            saved[name] = tuple(saved.get(name, ()))
+        return cls(**saved)
 
     def key(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -97,10 +120,29 @@ TINY = Settings(agents_2p=tuple(TINY_AGENTS[2]), agents_4p=tuple(TINY_AGENTS[4])
                 smoke=True)
 
 
-def schedule_of(players: int, agents: Sequence[str], deals: int, seed: int) -> Schedule:
-    """The table's schedule: every group in every rotation on ``deals`` deals, one chunk
-    per seating (so a seating's games are the unit of agent randomness)."""
-    return Schedule(seatings(len(agents), players), deals=deals, seed=seed, chunk=deals)
+def table_seatings(shipped: int, added: int, players: int) -> np.ndarray:
+    """``int[S, P]``: the seatings of a table of ``shipped`` agents (every group in every
+    rotation, :func:`uno_env.evaluation.play.seatings`), then those of each of ``added``
+    agents in turn: every group it forms with the agents before it, each rotation. A
+    table with one agent more keeps the seatings of the table before it as they were."""
+    rows = [seatings(shipped, players)] if shipped >= players else []
+    for k in range(shipped, shipped + added):
+        groups = [(*g, k) for g in combinations(range(k), players - 1)]
+        rows.append(np.array([[g[(i + r) % players] for i in range(players)]
+                              for g in groups for r in range(players)], np.int64
+                             ).reshape(-1, players))
+    if not rows or not sum(len(r) for r in rows):
+        seatings(shipped + added, players)        # raises, saying how many agents are needed
+    return np.concatenate(rows)
+
+
+def schedule_of(players: int, agents: Sequence[str], deals: int, seed: int,
+                added: int = 0) -> Schedule:
+    """The table's schedule: every group in every rotation (the last ``added`` agents'
+    seatings last, :func:`table_seatings`) on ``deals`` deals, one chunk per seating (so
+    a seating's games are the unit of agent randomness)."""
+    return Schedule(table_seatings(len(agents) - added, added, players), deals=deals,
+                    seed=seed, chunk=deals)
 
 
 def pieces(schedule: Schedule) -> list[list[int]]:
@@ -117,7 +159,7 @@ def pieces(schedule: Schedule) -> list[list[int]]:
 def _pack(records: Records, clock: Clock, done: list[int], key: str) -> bytes:
     """A table's games so far as ``.npz`` bytes."""
     buf = io.BytesIO()
-    np.savez(buf, key=np.array(key), done=np.array(done, np.int64),
+    np.savez_compressed(buf, key=np.array(key), done=np.array(done, np.int64),
              seconds=clock.seconds, decisions=clock.decisions,
              **{f"r_{f.name}": getattr(records, f.name) for f in fields(Records)})
     return buf.getvalue()
@@ -174,6 +216,12 @@ def progress_file(record: Path, players: int) -> Path:
     return record.with_name(f".{record.stem}-{players}p.progress.npz")
 
 
+def games_file(record: Path, players: int) -> Path:
+    """Where the games of the ``players`` table of the finished run writing ``record`` are
+    kept (what :func:`add` builds on)."""
+    return record.with_name(f"{record.stem}-{players}p-games.npz")
+
+
 def progress_key(settings: Settings, players: int) -> str:
     """What a table's saved progress must have been played under to be continued."""
     return f"{settings.key()} players={players}"
@@ -194,19 +242,24 @@ def _play_piece(rules: Rules, specs: list[str], schedule: Schedule, ids: list[in
 
 
 def play_table(settings: Settings, players: int, progress: Path, resume: bool, jobs: int,
-               say: Callable[[str], None]) -> TournamentResult:
-    """Play one table (continuing a saved one with ``resume``), saving after each piece."""
-    specs = list(settings.agents_2p if players == 2 else settings.agents_4p)
+               say: Callable[[str], None], base: Path | None = None) -> TournamentResult:
+    """Play one table (continuing a saved one with ``resume``), saving after each piece.
+    With added agents, the games of the table of the record ``base`` (played under
+    ``base``'s settings) are taken as they are, and only the seatings new to this one
+    are played."""
+    specs = [agents for p, agents, _ in settings.tables() if p == players][0]
     deals = settings.deals_2p if players == 2 else settings.deals_4p
     rules = Rules.preset(settings.preset, num_players=players)
-    schedule = schedule_of(players, specs, deals, settings.seed)
+    schedule = schedule_of(players, specs, deals, settings.seed, len(settings.added))
     key = progress_key(settings, players)
     _, labels = build_agents(specs)
     check_progress(progress, key, resume)
     saved = _unpack(progress, key) if resume and progress.exists() else None
+    if saved is None and base is not None:
+        saved = recorded_games(base, players, len(specs))
     parts, clock, done = ([saved[0]], saved[1], saved[2]) if saved else (
         [], Clock.zeros(len(specs)), set())
-    todo = [ids for ids in pieces(schedule) if not set(ids) <= done]
+    todo = [left for ids in pieces(schedule) if (left := [i for i in ids if i not in done])]
     say(f"{players} players: {len(specs)} agents, {len(schedule.seatings)} seatings x "
         f"{deals} deals = {schedule.games:,} games; {len(todo)} of "
         f"{len(pieces(schedule))} pieces to play")
@@ -230,6 +283,42 @@ def play_table(settings: Settings, players: int, progress: Path, resume: bool, j
             save(*flight.popleft())
     return TournamentResult(rules, settings.preset, labels, schedule, Records.concat(parts),
                             time.perf_counter() - start, clock, settings.rating_rounds)
+
+
+def recorded_games(record: Path, players: int, entries: int) -> tuple[Records, Clock, set[int]]:
+    """The games of the ``players`` table kept beside ``record`` (:func:`games_file`), the
+    clock grown to ``entries`` agents, and the seatings they cover; ``ValueError`` naming
+    the file when it is missing or of other settings than the record's."""
+    path = games_file(record, players)
+    if not path.is_file():
+        raise ValueError(f"--add: no games of the {players}-player table beside {str(record)!r} "
+                         f"({str(path)!r}): a leaderboard run writes them (make leaderboard)")
+    settings = Settings.of_record(json.loads(record.read_text()))
+    records, clock, done = _unpack(path, progress_key(settings, players))
+    grown = Clock.zeros(entries)
+    n = min(entries, clock.seconds.size)
+    grown.seconds[:n], grown.decisions[:n] = clock.seconds[:n], clock.decisions[:n]
+    return records, grown, done
+
+
+def add(base: Path, specs: Sequence[str], out_md: Path, out_json: Path, command: str,
+        resume: bool = False, jobs: int = 1, exploit: Sequence[Path] = (),
+        say: Callable[[str], None] = print) -> dict[str, Any]:
+    """The leaderboard of the record ``base`` with the agents ``specs`` added to both
+    tables: they play the seatings they sit in on the record's deals, the recorded games
+    stay as they were (module doc); writes the page and record like :func:`run`."""
+    if not specs:
+        raise ValueError("--add names no agent")
+    try:
+        record = json.loads(Path(base).read_text())
+        settings = Settings.of_record(record)
+    except (OSError, ValueError, TypeError, KeyError) as e:
+        raise ValueError(f"--add: {str(base)!r} is not a leaderboard record ({type(e).__name__}: "
+                         f"{' '.join(str(e).split())[:80]})") from None
+    for players, _, _ in settings.tables():    # both tables' games there, before any game
+        recorded_games(Path(base), players, 0)
+    extended = replace(settings, added=(*settings.added, *specs))
+    return run(extended, out_md, out_json, command, resume, jobs, exploit, say, base=Path(base))
 
 
 # --- the record -------------------------------------------------------------------------------
@@ -342,6 +431,16 @@ def _points(d: dict[str, float], digits: int, pct: bool = False) -> str:
     return f"{f(d['mean'])} [{f(d['low'])}, {f(d['high'])}]"
 
 
+def _added_note(record: dict[str, Any]) -> list[str]:
+    """The paragraph saying which agents were added to which record's games."""
+    if "added" not in record:
+        return []
+    names = ", ".join(f"`{a}`" for a in record["added"]["agents"])
+    return [f"Added to the games of `{record['added']['to']}`: {names}, each playing the "
+            f"seatings it sits in on the same deals; the other games are those of that "
+            f"record, not played again.", ""]
+
+
 def markdown(record: dict[str, Any]) -> str:
     """The leaderboard page."""
     smoke = (["**A smoke run of a few agents and deals: its numbers mean nothing.**", ""]
@@ -359,7 +458,9 @@ def markdown(record: dict[str, Any]) -> str:
         "for win rates. The differences to `tuned` are paired by deal; an agent "
         "\"beats\" `tuned` when the interval lies above 0. Decisions/s is each agent's own "
         "thinking time only, measured while the tables were played (so it shares the "
-        "machine with everything else running).", "",
+        "machine with everything else running). Every game is kept beside the record, so "
+        "`uno-env leaderboard --add SPEC` puts an agent of your own on these tables without "
+        "playing the others' games again ([Write your own agent](own_agent.md)).", "",
         f"Made by `{record['command']}` in {record['seconds'] / 60:.1f} minutes on "
         f"{record['machine']['cpu']} ({record['machine']['cores']} cores, load average "
         f"{record['machine']['load_before']} before and {record['machine']['load_after']} "
@@ -367,7 +468,7 @@ def markdown(record: dict[str, Any]) -> str:
         f"{record['settings']['seed']}"
         + (f", code at commit {record['revision']}" if record.get("revision") else "")
         + f". Every number: [{record['json']}]({record['json']}).",
-        ""]
+        "", *_added_note(record)]
     for table in record["tables"]:
         p = table["players"]
         elo = table["rating"] == "elo"
@@ -432,16 +533,18 @@ def markdown(record: dict[str, Any]) -> str:
 
 
 def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: bool = False,
-        jobs: int = 1, exploit: Sequence[Path] = (),
-        say: Callable[[str], None] = print) -> dict[str, Any]:
+        jobs: int = 1, exploit: Sequence[Path] = (), say: Callable[[str], None] = print,
+        base: Path | None = None) -> dict[str, Any]:
     """Play both tables and write the page and its record (atomically; progress beside
-    the record, removed at the end)."""
+    the record, removed at the end; every game kept beside it, :func:`games_file`).
+    ``base``: the record whose games the added agents of ``settings`` join (:func:`add`;
+    without it every game is played, in the same seatings)."""
     for path, option in ((out_md, "--out"), (out_json, "--json")):
         check_output(path, option)
     hashes: dict[str, str] = {}
     for players, specs, _ in settings.tables():
-        hashes.update(file_hashes(*build_agents(specs)))  # every spec checked before a game
-        seatings(len(specs), players)
+        hashes.update(file_hashes(*build_agents(specs)))  # every spec checked first
+        table_seatings(settings.shipped(players), len(settings.added), players)
         check_progress(progress_file(out_json, players), progress_key(settings, players),
                        resume)                    # and every saved table
     exploits = exploitability(*exploit)
@@ -450,7 +553,8 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
     results = []
     for players, _, _ in settings.tables():
         progress = progress_file(out_json, players)
-        results.append((progress, play_table(settings, players, progress, resume, jobs, say)))
+        results.append((progress, play_table(settings, players, progress, resume, jobs, say,
+                                             base)))
     record = {"command": command, "date": datetime.date.today().isoformat(),
               "json": Path(os.path.relpath(out_json, out_md.parent)).as_posix(),
               "seconds": round(time.perf_counter() - start, 1),
@@ -459,6 +563,13 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
                           "load_before": load_before, "load_after": load_average()},
               "settings": asdict(settings),
               "tables": [table_record(res, exploits, hashes) for _, res in results]}
+    if settings.added:
+        record["added"] = {"agents": list(settings.added), "to": str(base)}
+    for (_, res), (players, _, _) in zip(results, settings.tables(), strict=True):
+        done = list(range(len(res.schedule.chunks())))
+        clock = res.clock if res.clock is not None else Clock.zeros(len(res.labels))
+        write_atomic(games_file(out_json, players),
+                     _pack(res.records, clock, done, progress_key(settings, players)))
     write_atomic(out_json, json.dumps(record, indent=1) + "\n")
     write_atomic(out_md, markdown(record))
     for progress, _ in results:
@@ -476,5 +587,5 @@ def settings_from(tiny: bool, deals_2p: int | None, deals_4p: int | None,
     return replace(base, **{k: v for k, v in given.items() if v is not None})
 
 
-__all__ = ["AGENTS", "REFERENCE", "SEED", "Settings", "TINY", "TournamentError", "markdown",
-           "play_table", "run", "settings_from"]
+__all__ = ["AGENTS", "REFERENCE", "SEED", "Settings", "TINY", "TournamentError", "add",
+           "games_file", "markdown", "play_table", "run", "settings_from", "table_seatings"]

@@ -20,8 +20,9 @@ from typing import Any
 
 
 def field_help(cls: type) -> dict[str, str]:
-    """Each field's description: its trailing comment in the class source, continued by the
-    comment lines indented below it."""
+    """Each field's whole description: its trailing comment in the class source, continued
+    by the comment-only lines below it whose text is pushed right (``#`` and two or more
+    spaces, aligned under the comment); a plain ``# title`` line ends it."""
     helps: dict[str, str] = {}
     for base in reversed(cls.__mro__[1:]):   # the fields a settings class inherits
         if dataclasses.is_dataclass(base):
@@ -29,7 +30,7 @@ def field_help(cls: type) -> dict[str, str]:
     last = None
     for line in inspect.getsource(cls).splitlines():
         field = re.match(r"    (\w+): [^=]+=[^#]*(?:#\s*(.*))?$", line)
-        more = re.match(r"\s{5,}#\s*(.*)$", line)
+        more = re.match(r"\s*#\s{2,}(\S.*)$", line)
         if field:
             last = field.group(1)
             helps[last] = (field.group(2) or "").strip()
@@ -40,12 +41,29 @@ def field_help(cls: type) -> dict[str, str]:
     return helps
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults shown after each help; a boolean flag's default named as the flag that
+    holds by default (``--progress``, ``--no-resume``), never a bare True or False, and
+    none for a switch (``--no-progress`` alone: it is off unless given)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.nargs == 0 and isinstance(action.const, bool):   # store_true/false
+            return action.help
+        if isinstance(action, argparse.BooleanOptionalAction):
+            name = action.option_strings[0][2:]
+            text = (action.help or "").removesuffix(" (default: %(default)s)")  # Python 3.10
+            return f"{text} (default: --{'' if action.default else 'no-'}{name})"
+        if action.default == "":
+            return f"{action.help} (default: empty)"
+        return super()._get_help_string(action)
+
+
 def parse_dataclass(cls: type, description: str, argv: list[str] | None = None) -> Any:
     """An instance of the dataclass ``cls`` from command-line flags, one per field
     (``num_envs`` -> ``--num-envs``), defaults from the dataclass, each flag's help from
     its field's comment (:func:`field_help`)."""
     parser = argparse.ArgumentParser(description=description,
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=HelpFormatter)
     helps = field_help(cls)
     for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")

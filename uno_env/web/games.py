@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..actions import NUM_ACTIONS, action_id, action_name
-from ..agent_registry import choose_actions, make_agent
-from ..cli import agent_specs
+from ..agent_registry import agent_specs, choose_actions, make_agent
 from ..engine import Engine
 from ..records import GameRecord
 from ..rules import PRESETS, Rules
