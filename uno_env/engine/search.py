@@ -109,25 +109,11 @@ def world_values(engine: Engine, games: Sequence[int] | np.ndarray,
     weight = _world_weight(drew_on_weight)
     horizon = checks.integer(horizon, "horizon", 0)
     flat = np.concatenate(tried)
-    first = np.repeat(flat, np.repeat(counts, repeat))
     if ((flat < 0) | (flat >= NUM_ACTIONS)).any() or not engine.legal_action_mask(idx)[
             np.repeat(np.arange(idx.size), repeat), flat].all():
         raise ValueError("actions must be legal actions of their games")
     others = policy if others is None else others
-    keys = seed_key(rng.integers(0, 2**62, int(counts.sum())))
-    rows = first.size
-    seats = np.repeat(engine.state.current[idx], repeat * counts)
-    if uses_streams(policy, others):
-        streams = np.zeros((rows, 2), np.uint64)
-        streams[:, 0] = rng.integers(0, 2**63, rows, dtype=np.uint64)
-    else:
-        streams = np.zeros((0, 2), np.uint64)
-    values = engine._kernels.world_values(
-        engine.state, idx, repeat, counts, keys, weight, first, seats, horizon,
-        policy_tables(policy, others), streams)
-    split = np.cumsum(repeat * counts)[:-1]
-    return [v.reshape(r, n) for v, r, n in
-            zip(np.split(values, split), repeat, counts, strict=True)]
+    return search_values(engine, idx, tried, counts, policy, others, horizon, rng, weight)
 
 
 def _world_request(engine: Engine, games: Sequence[int] | np.ndarray,

@@ -37,8 +37,9 @@ def observer(engine: Engine, observation: str) -> Callable[[], np.ndarray] | Non
     if observation not in OBSERVATIONS:
         raise ValueError(f"unknown observation {observation!r}; observations: "
                          f"{', '.join(OBSERVATIONS)}")
-    return {"float32": engine.observe,
-            "packed": functools.partial(observe_packed, engine)}.get(observation)
+    calls: dict[str, Callable[[], np.ndarray]] = {
+        "float32": engine.observe, "packed": functools.partial(observe_packed, engine)}
+    return calls.get(observation)
 
 
 def play_random_step(engine: Engine, rng: np.random.Generator, observation: str = "none"
