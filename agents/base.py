@@ -80,7 +80,7 @@ class Agent(ABC):
     #: instead of building them, which saves time in large batches).
     uses_observations: bool = True
     #: True for agents that pick uniformly among the legal actions: envs may then
-    #: play them inside the engine (:meth:`uno_env.Engine.play_random`, compiled
+    #: play them inside the engine (:func:`uno_env.engine.playouts.play_random`, compiled
     #: on numba), with their own random stream, the same on both backends.
     plays_uniformly: bool = False
     #: True for agents that also read the public part of the game (search agents
@@ -93,7 +93,7 @@ class Agent(ABC):
     uses_rng: bool = True
     #: True for agents whose ``act`` picks exactly what their ``playout_policy`` table picks
     #: in the compiled engine (``greedy``, ``tuned``, ``defender``): tournaments may then
-    #: play them inside the engine (:meth:`uno_env.Engine.play_policies`). It holds for the
+    #: play them inside the engine (:func:`uno_env.engine.playouts.play_policies`). It holds for the
     #: class that sets it, not for a subclass that overrides ``act``, ``act_in``, ``scores``
     #: or ``playout_policy`` (unless that subclass sets it again).
     acts_by_playout_policy: bool = False

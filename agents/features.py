@@ -30,7 +30,7 @@ _DRAW_VALUE = STATIC.index("draw_value")
 
 def linear_playout_policy(weights: np.ndarray) -> PlayoutPolicy:
     """The weight vector ``float[len(FEATURES)]`` as a policy the compiled engine plays
-    (:meth:`uno_env.Engine.play_policy`): it picks what :func:`feature_scores` picks."""
+    (:func:`uno_env.engine.playouts.play_policy`): it picks what :func:`feature_scores` picks."""
     w = np.asarray(weights, np.float64)
     return PlayoutPolicy(LINEAR, static=static_scores(w), weights=w[len(STATIC):].copy(),
                          answer_relief=w[_DRAW_VALUE] * STATIC_MATRIX[:, _DRAW_VALUE])

@@ -44,7 +44,7 @@ class GreedyAgent(Agent):
 
     def playout_policy(self, num_players: int) -> PlayoutPolicy:
         """This agent as a policy the compiled engine plays by itself
-        (:meth:`uno_env.Engine.play_policy`), choosing what ``act`` does (at any table)."""
+        (:func:`uno_env.engine.playouts.play_policy`), choosing what ``act`` does (at any table)."""
         return PlayoutPolicy(GREEDY, static=GREEDY_STATIC, color_weight=GREEDY_COLOR_WEIGHT,
                              threshold=float(self.challenge_threshold))
 

@@ -172,7 +172,8 @@ class LinearAgent(Agent):
 
     def playout_policy(self, num_players: int) -> PlayoutPolicy:
         """This agent at a table of ``num_players`` seats as a policy the compiled engine
-        plays by itself (:meth:`uno_env.Engine.play_policy`), choosing what ``act`` does."""
+        plays by itself (:func:`uno_env.engine.playouts.play_policy`), choosing what
+        ``act`` does."""
         return linear_playout_policy(self.table[nearest_size(np.array([num_players]),
                                                              self.sizes)[0]])
 

@@ -2,7 +2,7 @@
 
 At a decision the agent does not know the other hands nor the order of the draw
 pile, so it plans over *worlds*: copies of the game in which everything public is
-kept and the cards it has not seen are dealt at random (``Engine.sample_worlds``;
+kept and the cards it has not seen are dealt at random (``uno_env.engine.search.sample_worlds``;
 the worlds are built from the public part of the game only, see
 :mod:`uno_env.engine.worlds`). Each legal action is tried in the same worlds
 (common random numbers make the comparison sharper), every world is played to
@@ -53,7 +53,8 @@ import numpy as np
 from uno_env.actions import CATCH, DOBON, UNO
 from uno_env.engine import Engine
 from uno_env.engine.playout import PlayoutPolicy, uses_streams
-from uno_env.engine.search import policy_actions, search_values
+from uno_env.engine.playouts import play_policy, play_random
+from uno_env.engine.search import deal_worlds, policy_actions, search_values
 from uno_env.engine.state import State
 
 from .base import Agent, BatchAgent, check_batch, choose_actions, choose_in_parts
@@ -83,7 +84,7 @@ class IsmctsAgent(Agent):
     #: it (1,024 decisions at budget 256) plays exactly as one batch.
     max_playouts: int = 1 << 18
     #: Play the playouts inside the compiled engine when it and the playout policies can
-    #: (:meth:`uno_env.Engine.play_policy`: the same decisions, far faster); False steps
+    #: (:func:`uno_env.engine.playouts.play_policy`: the same decisions, far faster); False steps
     #: the policies in Python (the reference the speed benchmarks compare with).
     compiled_playouts: bool = True
     #: Standard errors added to an action's mean gain over the default after the first
@@ -286,9 +287,9 @@ class IsmctsAgent(Agent):
                       rng: np.random.Generator) -> list[np.ndarray]:
         """``float64[legal actions, worlds]`` of each ``(game, legal actions, worlds)`` of
         ``pieces``, all played out as one batch: dealt and played in compiled code when
-        the engine and the playout policies can (:meth:`uno_env.Engine.world_values`, by
+        the engine and the playout policies can (:func:`uno_env.engine.search.world_values`, by
         :func:`uno_env.engine.search.search_values`),
-        else dealt by :meth:`uno_env.Engine.deal_worlds` and played on an engine of the
+        else dealt by :func:`uno_env.engine.search.deal_worlds` and played on an engine of the
         worlds."""
         games = np.array([game for game, _, _ in pieces], np.int64)
         legal = [actions for _, actions, _ in pieces]
@@ -296,12 +297,12 @@ class IsmctsAgent(Agent):
         sizes = np.array([actions.size for actions in legal], np.int64)
         compiled = None if self._random_playouts() else self._compiled_policies(engine)
         if compiled is not None:
-            # Engine.world_values without re-checking what the search built (legal actions
+            # search.world_values without re-checking what the search built (legal actions
             # of running games): the same values
             return search_values(engine, games, legal, worlds, *compiled, self.horizon, rng,
                                  self.drew_on_weight)
-        state = engine.deal_worlds(games, worlds, rng, repeats=sizes,
-                                   drew_on_weight=self.drew_on_weight)
+        state = deal_worlds(engine, games, worlds, rng, repeats=sizes,
+                            drew_on_weight=self.drew_on_weight)
         first_actions = np.repeat(np.concatenate(legal), np.repeat(worlds, sizes))
         seat_of = np.repeat(engine.state.current[games], sizes * worlds)
         sims = self._engine_for(engine, first_actions.size)
@@ -313,7 +314,7 @@ class IsmctsAgent(Agent):
 
     def _random_playouts(self) -> bool:
         """Whether the playouts are uniformly random to the end, for every seat (one
-        :meth:`uno_env.Engine.play_random` call)."""
+        :func:`uno_env.engine.playouts.play_random` call)."""
         return self.playout == "random" and not self.horizon and not self.opponent
 
     def _engine_for(self, engine: Engine, num_games: int) -> Engine:
@@ -355,7 +356,7 @@ class IsmctsAgent(Agent):
             live = np.flatnonzero(~sims.state.done)
             random_streams = np.zeros((sims.num_games, 2), np.uint64)
             random_streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
-            rewards = sims.play_random(live, np.full(live.size, -1), random_streams)
+            rewards = play_random(sims, live, np.full(live.size, -1), random_streams)
             return total + rewards[rows, seat]
         compiled = self._compiled_policies(sims)
         if compiled is not None:
@@ -366,8 +367,8 @@ class IsmctsAgent(Agent):
             if uses_streams(*compiled):
                 streams = np.zeros((sims.num_games, 2), np.uint64)
                 streams[:, 0] = rng.integers(0, 2**63, sims.num_games, dtype=np.uint64)
-            rewards = sims.play_policy(live, seat[live], *compiled, horizon=self.horizon,
-                                       streams=streams)
+            rewards = play_policy(sims, live, seat[live], *compiled, horizon=self.horizon,
+                                  streams=streams)
             return total + (rewards[rows, seat].astype(np.float64)
                             + np.where(sims.state.done, 0.0, lead(sims.state, seat)))
         return total + play_out(sims, seat, self.policy, rng, self.horizon,

@@ -46,7 +46,7 @@ class RandomPlayAgent(Agent):
 
     def playout_policy(self, num_players: int) -> PlayoutPolicy:
         """This agent as a policy the compiled engine plays by itself
-        (:meth:`uno_env.Engine.play_policy`): the same rule, uniform within the best
+        (:func:`uno_env.engine.playouts.play_policy`): the same rule, uniform within the best
         legal tier, with its uniform numbers from the games' playout streams."""
         return PlayoutPolicy(RANDOM_PLAY, static=RANDOM_PLAY_TIERS)
 

@@ -250,7 +250,8 @@ def _packed_lines() -> list[str]:
     lines = [
         "## Packed observation",
         "",
-        "`Engine.observe_packed(players, games)` returns the same facts as `observe` in",
+        "`observe_packed(engine, players, games)` (`uno_env.engine.packed_rows`) returns the",
+        "same facts as `observe` in",
         "`int16`: each count as a count, each one-hot as the index it marks, each seat's",
         "`drew_on` as bits, the `rules` view left out (it is a constant of the engine), and",
         "only the seats the rules have. Under the official rules at 4 players a row is",

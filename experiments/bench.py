@@ -74,7 +74,8 @@ from uno_env.tooling.machine import backend_version, cpu_model, load_average
 BATCHES = (1, 64, 1024, 4096)
 #: Batch sizes also measured without the observation (mask + step + autoreset).
 BLIND_BATCHES = (1, 1024, 4096)
-#: Batch sizes also measured with the packed observation (``Engine.observe_packed``).
+#: Batch sizes also measured with the packed observation
+#: (``uno_env.engine.packed_rows.observe_packed``).
 PACKED_BATCHES = (1024, 4096)
 #: Runs also measured on two threads: (games, observation).
 TWO_THREADS = ((1024, "float32"), (4096, "float32"), (4096, "none"), (1024, "packed"),

@@ -9,6 +9,7 @@ import pytest
 from uno_env import Engine, Rules
 from uno_env.engine.observe import OBS_SIZE
 from uno_env.engine.packed import packed_size, packed_views, unpack
+from uno_env.engine.packed_rows import observe_packed
 
 BACKENDS = ("numpy", "numba")
 TEN_OPEN = Rules.preset("official", num_players=10, zero_open=True, max_turns=3000)
@@ -28,7 +29,7 @@ def finished(backend: str, games: int = 3) -> Engine:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_no_games_give_no_rows(backend: str) -> None:
     engine = Engine(TEN_OPEN, num_games=3, seed=0, backend=backend)
-    rows = engine.observe_packed(games=np.array([], np.int64))
+    rows = observe_packed(engine, games=np.array([], np.int64))
     assert rows.shape == (0, packed_size(TEN_OPEN))
     assert unpack(rows, TEN_OPEN).shape == (0, OBS_SIZE)
 
@@ -38,9 +39,9 @@ def test_finished_games_pack_and_unpack_to_their_observation(backend: str) -> No
     engine = finished(backend)
     live = np.flatnonzero(~engine.state.done)
     assert live.size == 0
-    assert engine.observe_packed(games=live).shape == (0, packed_size(TEN_OPEN))
+    assert observe_packed(engine, games=live).shape == (0, packed_size(TEN_OPEN))
     every = np.arange(engine.num_games)
-    np.testing.assert_array_equal(unpack(engine.observe_packed(games=every), TEN_OPEN),
+    np.testing.assert_array_equal(unpack(observe_packed(engine, games=every), TEN_OPEN),
                                   engine.observe(games=every))
 
 
@@ -55,7 +56,7 @@ FOUR = Rules.preset("official", num_players=4)
     ("last_named", 4), ("wd4_after_draw", -1), ("scores_low", -1), ("draw_pile", -3),
 ])
 def test_unpack_refuses_an_impossible_value_by_field(field: str, value: int) -> None:
-    rows = Engine(FOUR, num_games=2, seed=1).observe_packed()
+    rows = observe_packed(Engine(FOUR, num_games=2, seed=1))
     unpack(rows, FOUR)   # the real rows are fine
     rows[1, packed_views(FOUR)[field].start] = value
     with pytest.raises(ValueError, match=rf"row 1: {field} {value} is impossible"):

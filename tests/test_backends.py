@@ -18,6 +18,7 @@ from scenario import assert_same_state, snapshot
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine.core import BACKENDS, default_backend
+from uno_env.engine.playouts import play_random
 from uno_env.rules import CHOICES
 
 pytest.importorskip("numba")
@@ -159,7 +160,7 @@ def test_masks_after_partial_steps_resets_and_random_play_are_current(preset):
             np.testing.assert_array_equal(eng.legal_action_mask(), ref.legal_action_mask(),
                                           err_msg=f"after the reset at step {step}")
     some = np.arange(0, 24, 3)
-    eng.play_random(some, (eng.current_player[some] + 1) % 4, streams)
+    play_random(eng, some, (eng.current_player[some] + 1) % 4, streams)
     np.testing.assert_array_equal(eng.legal_action_mask(), fresh_masks(eng))
 
 
@@ -170,7 +171,7 @@ def test_a_mask_handed_out_never_changes():
     eng.step(mask.argmax(axis=1))
     eng.step(eng.legal_action_mask()[:3].argmax(axis=1), games=[0, 1, 2])
     eng.reset(games=[4])
-    eng.play_random([5, 6], [0, 0], np.zeros((8, 2), np.uint64))
+    play_random(eng, [5, 6], [0, 0], np.zeros((8, 2), np.uint64))
     np.testing.assert_array_equal(mask, before)
     assert not mask.flags.writeable
 
@@ -183,7 +184,7 @@ def test_play_random_stops_at_the_given_seat_and_keeps_cards():
     until = (eng.current_player + 2) % 4
     streams = np.zeros((64, 2), np.uint64)
     streams[:, 0] = np.arange(64)
-    rewards = eng.play_random(np.arange(64), until, streams)
+    rewards = play_random(eng, np.arange(64), until, streams)
     running = ~eng.done
     assert (eng.current_player[running] == until[running]).all()
     assert (streams[:, 1] >= 1).all()            # a Skip can hand the turn on at once
@@ -206,7 +207,7 @@ def test_play_random_picks_uniformly():
     before = eng.state.hands[0, 0].astype(int)
     streams = np.zeros((n, 2), np.uint64)
     streams[:, 0] = np.arange(n, dtype=np.uint64) * 7919
-    eng.play_random(np.arange(n), np.ones(n, np.int64), streams)
+    play_random(eng, np.arange(n), np.ones(n, np.int64), streams)
     change = eng.state.hands[:, 0].astype(int) - before
     laid = np.where(change.min(axis=1) < 0, change.argmin(axis=1), -1)  # -1: drew
     _, counts = np.unique(laid, return_counts=True)
@@ -217,9 +218,9 @@ def test_play_random_picks_uniformly():
 def test_play_random_checks_its_input():
     eng = Engine(num_games=2, backend="numba")
     with pytest.raises(ValueError, match="until"):
-        eng.play_random([0, 1], [1], np.zeros((2, 2), np.uint64))
+        play_random(eng, [0, 1], [1], np.zeros((2, 2), np.uint64))
     with pytest.raises(ValueError, match="streams"):
-        eng.play_random([0, 1], [1, 1], np.zeros((2, 2), np.int64))
+        play_random(eng, [0, 1], [1, 1], np.zeros((2, 2), np.int64))
 
 
 # --- random opponents: the same picks on both backends -----------------------------------------
@@ -236,7 +237,7 @@ def test_play_random_makes_the_same_picks_on_both_backends(preset, players):
         ref = engines["numpy"]
         games = np.flatnonzero(~ref.done & (rng.random(48) < 0.7))
         until = (ref.current_player[games] + rng.integers(1, players, games.size)) % players
-        rewards = {b: engines[b].play_random(games, until, streams[b]) for b in BACKENDS}
+        rewards = {b: play_random(engines[b], games, until, streams[b]) for b in BACKENDS}
         np.testing.assert_array_equal(rewards["numba"], rewards["numpy"])
         np.testing.assert_array_equal(streams["numba"], streams["numpy"])
         assert_same_state(snapshot(engines["numba"]), snapshot(ref))

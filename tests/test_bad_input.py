@@ -8,6 +8,7 @@ from scenario import assert_same_state, make, snapshot
 
 from uno_env import Engine, IllegalActionError, Rules, action_id, action_name
 from uno_env.cards import CardError
+from uno_env.engine.search import sample_worlds
 
 #: Every test here runs on each backend.
 pytestmark = pytest.mark.usefixtures("each_backend")
@@ -239,7 +240,7 @@ def test_sample_worlds_names_a_bad_argument(batch, kwargs, error, name):
                 drew_on_weight=1.0) | kwargs
     before = snapshot(batch)
     with pytest.raises(error, match=name):
-        batch.sample_worlds(rng=np.random.default_rng(0), **args)
+        sample_worlds(batch, rng=np.random.default_rng(0), **args)
     assert_same_state(before, snapshot(batch))
 
 

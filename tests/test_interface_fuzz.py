@@ -18,6 +18,7 @@ from scenario import assert_same_state, snapshot
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.cli import build_parser
+from uno_env.engine.search import sample_worlds
 from uno_env.envs.gym_env import UnoEnv
 from uno_env.envs.pettingzoo_env import env as aec_env
 from uno_env.envs.pettingzoo_env import raw_env
@@ -375,13 +376,13 @@ def test_engine_views_and_worlds(game, player, worlds):
     seat = int(eng.state.current[0])
     rng = np.random.default_rng(0)
     with pytest.raises(BAD, match="game"):
-        eng.sample_worlds(game, seat, 2, rng)
+        sample_worlds(eng, game, seat, 2, rng)
     with pytest.raises(BAD, match="seat"):
-        eng.sample_worlds(0, player, 2, rng)
+        sample_worlds(eng, 0, player, 2, rng)
     with pytest.raises(BAD, match="num_worlds"):
-        eng.sample_worlds(0, seat, worlds, rng)
+        sample_worlds(eng, 0, seat, worlds, rng)
     with pytest.raises(BAD, match="rng"):
-        eng.sample_worlds(0, seat, 2, player)
+        sample_worlds(eng, 0, seat, 2, player)
     assert_same_state(before, snapshot(eng))
 
 

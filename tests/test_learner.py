@@ -32,6 +32,8 @@ from uno_agents.training.rollout import (  # noqa: E402
 from uno_agents.training.workers import make_shards  # noqa: E402
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
 from uno_env.engine.observe import OBS_SIZE  # noqa: E402
+from uno_env.engine.packed_rows import observe_packed  # noqa: E402
+from uno_env.engine.playouts import play_opponents  # noqa: E402
 from uno_env.envs.learner import LearnerCore  # noqa: E402
 
 pytestmark = pytest.mark.train
@@ -60,7 +62,7 @@ def test_packed_rows_come_back_exactly_from_the_dense_observation(preset: str,
     engine = _played(rules, 48, 60)
     for seat in range(rules.num_players):
         seats = np.full(48, seat)
-        want = conform(engine.observe_packed(seats), rules, layout)
+        want = conform(observe_packed(engine, seats), rules, layout)
         assert (packed_from_dense(engine.observe(seats), layout) == want).all()
 
 
@@ -68,7 +70,7 @@ def test_a_layout_covers_several_rule_sets_and_refuses_mixed_player_counts() -> 
     official, teams = Rules.preset("official", num_players=4), Rules.preset("teams")
     wide = PackedLayout.of([official, teams])
     assert wide.partner_hand and wide.size == PackedLayout.of(teams).size
-    rows = Engine(official, 3, seed=1).observe_packed(np.zeros(3, int))
+    rows = observe_packed(Engine(official, 3, seed=1), np.zeros(3, int))
     padded = conform(rows, official, wide)
     assert (padded[:, wide.views()["partner_hand"]] == 0).all()
     with pytest.raises(ValueError, match="one player count"):
@@ -106,10 +108,10 @@ def test_play_opponents_refuses_random_policies_and_the_numpy_backend() -> None:
     rules = Rules.preset("official", num_players=2)
     random_play = make_agent("random_play").playout_policy(2)
     with pytest.raises(ValueError, match="no random policy"):
-        Engine(rules, 2, seed=0).play_opponents([0], np.array([1]), random_play)
+        play_opponents(Engine(rules, 2, seed=0), [0], np.array([1]), random_play)
     with pytest.raises(NotImplementedError, match="numba backend only"):
-        Engine(rules, 2, seed=0, backend="numpy").play_opponents(
-            [0], np.array([1]), make_agent("greedy").playout_policy(2))
+        play_opponents(Engine(rules, 2, seed=0, backend="numpy"), [0], np.array([1]),
+                       make_agent("greedy").playout_policy(2))
 
 
 def test_sampling_follows_the_masked_softmax_and_never_an_illegal_action() -> None:

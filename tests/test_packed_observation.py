@@ -12,12 +12,13 @@ from scenario import random_actions, random_positions, valid_player_counts
 
 from uno_env import Engine, Rules
 from uno_env.engine.packed import PACKED_DTYPE, pack, packed_size, packed_views, unpack
+from uno_env.engine.packed_rows import observe_packed
 
 CASES = valid_player_counts((2, 4, 10))
 
 
 def observe_both(eng: Engine, players: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    return eng.observe(players), eng.observe_packed(players)
+    return eng.observe(players), observe_packed(eng, players)
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
@@ -45,7 +46,7 @@ def test_shown_hands_and_partner_hands_unpack_too(preset, players):
     rng = np.random.default_rng(1)
     shown = False
     for _ in range(150):
-        np.testing.assert_array_equal(unpack(eng.observe_packed(), rules), eng.observe())
+        np.testing.assert_array_equal(unpack(observe_packed(eng), rules), eng.observe())
         shown |= bool(eng.state.shown.any())
         eng.step(random_actions(eng, rng))
         ended = np.flatnonzero(eng.state.done)
@@ -62,7 +63,7 @@ def test_both_backends_pack_the_same_numbers(preset, players):
     compiled = Engine(eng.rules, eng.num_games, backend="numba")
     compiled.state = eng.state
     for who in (None, seats):
-        np.testing.assert_array_equal(compiled.observe_packed(who),
+        np.testing.assert_array_equal(observe_packed(compiled, who),
                                       pack(eng.rules, eng.state, eng.state.current
                                            if who is None else who))
 
@@ -75,7 +76,7 @@ def test_match_scores_of_any_size_survive_packing(scores):
     s = eng.state
     s.scores[:] = scores
     eng.state = s
-    packed = eng.observe_packed()
+    packed = observe_packed(eng)
     assert packed.dtype == np.int16
     np.testing.assert_array_equal(unpack(packed, rules), eng.observe())
 
@@ -91,11 +92,11 @@ def test_the_official_four_player_row_is_small():
 def test_games_and_players_select_rows_as_observe_does():
     eng = random_positions("official", 4, games=12)
     games = np.array([7, 2, 5])
-    np.testing.assert_array_equal(unpack(eng.observe_packed(1, games=games), eng.rules),
+    np.testing.assert_array_equal(unpack(observe_packed(eng, 1, games=games), eng.rules),
                                   eng.observe(1, games=games))
     for bad in (4, [0, 1]):
         with pytest.raises(ValueError, match="players must be") as packed_error:
-            eng.observe_packed(bad)
+            observe_packed(eng, bad)
         with pytest.raises(ValueError, match="players must be") as error:
             eng.observe(bad)
         assert str(packed_error.value) == str(error.value)

@@ -1,4 +1,4 @@
-"""Compiled playout policies pick exactly what the agents pick (Engine.play_policy)."""
+"""Compiled playout policies pick exactly what the agents pick (playouts.play_policy)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from uno_agents.features import DYNAMIC
 from uno_agents.random_play import RANDOM_PLAY_TIERS, RandomPlayAgent
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine import playout
+from uno_env.engine.playouts import play_policy
 
 pytest.importorskip("numba")
 
@@ -70,11 +71,11 @@ def test_compiled_playouts_make_the_agents_decisions(preset, players):
         stepped = copy.deepcopy(compiled)
         seats = np.arange(games) % players
         for _ in range(12):          # decision by decision: the same action each time
-            compiled.play_policy(np.arange(games), seats, *tables, horizon=1, streams=streams)
+            play_policy(compiled, np.arange(games), seats, *tables, horizon=1, streams=streams)
             agent_steps(stepped, own, others, seats)
             assert_same_state(snapshot(compiled), snapshot(stepped))
-        rewards = compiled.play_policy(np.arange(games), seats, *tables,     # to the end
-                                       streams=streams)
+        rewards = play_policy(compiled, np.arange(games), seats, *tables,     # to the end
+                              streams=streams)
         total = np.zeros_like(rewards)
         while not stepped.state.done.all():
             total += agent_steps(stepped, own, others, seats)
@@ -88,7 +89,7 @@ def test_play_policy_sums_the_rewards_and_keeps_the_masks():
     rules = Rules.preset("official", num_players=3)
     engine = Engine(rules, 8, seed=3, backend="numba")
     tuned = make_agent("tuned").playout_policy(3)
-    rewards = engine.play_policy(np.arange(8), np.zeros(8, np.int64), tuned)
+    rewards = play_policy(engine, np.arange(8), np.zeros(8, np.int64), tuned)
     assert engine.state.done.all()
     np.testing.assert_allclose(rewards.sum(axis=1), 0.0, atol=1e-5)
     assert (np.abs(rewards).sum(axis=1) > 0).all()
@@ -101,13 +102,13 @@ def test_play_policy_checks_its_input():
     engine = Engine(Rules(), 4, seed=0, backend="numba")
     greedy = make_agent("greedy").playout_policy(4)
     with pytest.raises(ValueError):
-        engine.play_policy([0, 1], [0], greedy)
+        play_policy(engine, [0, 1], [0], greedy)
     with pytest.raises(ValueError):
-        engine.play_policy([0, 0], [0, 0], greedy)
+        play_policy(engine, [0, 0], [0, 0], greedy)
     with pytest.raises(ValueError, match="streams"):
-        engine.play_policy([0], [0], make_agent("random_play").playout_policy(4))
+        play_policy(engine, [0], [0], make_agent("random_play").playout_policy(4))
     with pytest.raises(NotImplementedError):
-        Engine(Rules(), 2, seed=0, backend="numpy").play_policy([0], [0], greedy)
+        play_policy(Engine(Rules(), 2, seed=0, backend="numpy"), [0], [0], greedy)
 
 
 @pytest.mark.parametrize(("preset", "players", "spec"), [

@@ -24,6 +24,7 @@ from uno_env.cards import DECKS, cards_from_counts, counts_from_cards
 from uno_env.engine import core
 from uno_env.engine import effects as numpy_effects
 from uno_env.engine.core import EngineError
+from uno_env.engine.playouts import play_random
 from uno_env.engine.state import State
 from uno_env.rules import INT_RANGES
 
@@ -127,7 +128,7 @@ def test_an_internal_error_in_random_play_leaves_every_game_and_stream_as_it_was
     before, streams_before = snapshot(eng), streams.copy()
     until = (eng.current_player + 1) % 3    # one decision each: game 3's breaks
     with pytest.raises(EngineError, match=f"game {bad}"):
-        eng.play_random(np.arange(games), until, streams)
+        play_random(eng, np.arange(games), until, streams)
     assert_same_state(before, snapshot(eng))
     np.testing.assert_array_equal(streams, streams_before)
 

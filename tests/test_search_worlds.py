@@ -8,6 +8,7 @@ from scenario import WORLD_CASES, hidden_cards, random_positions
 
 from uno_env import Engine, Rules
 from uno_env.cards import IS_WILD, KIND_COLOR
+from uno_env.engine.search import deal_worlds, world_values
 
 pytest.importorskip("numba")
 
@@ -19,7 +20,7 @@ def test_compiled_worlds_keep_the_observation_and_redeal_exactly_the_unseen_card
     games = np.flatnonzero(~eng.state.done)[:6]
     counts, repeats = np.full(games.size, 12), np.arange(games.size) % 3 + 1
     before = eng.state.copy()
-    state = eng.deal_worlds(games, counts, np.random.default_rng(1), repeats, weight)
+    state = deal_worlds(eng, games, counts, np.random.default_rng(1), repeats, weight)
     for f in before.__dataclass_fields__:      # the real games do not change
         np.testing.assert_array_equal(getattr(before, f), getattr(eng.state, f))
     worlds = Engine(eng.rules, state.num_games, 0, "numba")
@@ -60,11 +61,11 @@ def test_compiled_worlds_are_reproducible_and_follow_the_belief() -> None:
     g = int(drew[0])
     seat, other = int(eng.state.current[g]), 1 - int(eng.state.current[g])
     colors = np.flatnonzero(eng.state.drew_on[g, other])
-    a = eng.deal_worlds([g], [2000], np.random.default_rng(7))
-    b = eng.deal_worlds([g], [2000], np.random.default_rng(7))
+    a = deal_worlds(eng, [g], [2000], np.random.default_rng(7))
+    b = deal_worlds(eng, [g], [2000], np.random.default_rng(7))
     np.testing.assert_array_equal(a.hands, b.hands)
     np.testing.assert_array_equal(a.deck, b.deck)
-    belief = eng.deal_worlds([g], [2000], np.random.default_rng(7), drew_on_weight=0.05)
+    belief = deal_worlds(eng, [g], [2000], np.random.default_rng(7), drew_on_weight=0.05)
     lacking = np.isin(KIND_COLOR, colors) | IS_WILD
     uniform_share = a.hands[:, other][:, lacking].sum() / a.hands[:, other].sum()
     belief_share = belief.hands[:, other][:, lacking].sum() / belief.hands[:, other].sum()
@@ -79,23 +80,23 @@ def test_world_values_check_their_input() -> None:
     legal = np.flatnonzero(eng.legal_action_mask()[0])
     illegal = np.flatnonzero(~eng.legal_action_mask()[0])[:1]
     rng = np.random.default_rng(0)
-    values = eng.world_values([0], [legal], [8], tuned, horizon=4, rng=rng)
+    values = world_values(eng, [0], [legal], [8], tuned, horizon=4, rng=rng)
     assert values[0].shape == (legal.size, 8) and np.abs(values[0]).max() <= 1.0
     with pytest.raises(ValueError, match="legal"):
-        eng.world_values([0], [illegal], [8], tuned, rng=rng)
+        world_values(eng, [0], [illegal], [8], tuned, rng=rng)
     with pytest.raises(ValueError, match="worlds"):
-        eng.world_values([0], [legal], [0], tuned, rng=rng)
+        world_values(eng, [0], [legal], [0], tuned, rng=rng)
     with pytest.raises(TypeError, match="rng"):
-        eng.world_values([0], [legal], [2], tuned, rng=None)
+        world_values(eng, [0], [legal], [2], tuned, rng=None)
     with pytest.raises(NotImplementedError):
-        Engine(Rules(num_players=2), 1, 0, "numpy").world_values([0], [legal], [2], tuned,
-                                                                 rng=rng)
+        world_values(Engine(Rules(num_players=2), 1, 0, "numpy"), [0], [legal], [2], tuned,
+                     rng=rng)
 
 
 @pytest.mark.parametrize(("preset", "players", "spec"), [
     ("official", 2, "ismcts:horizon=10"), ("no_mercy", 3, "ismcts:horizon=0,opponent=random_play")])
 def test_search_values_are_world_values_without_the_checks(preset, players, spec) -> None:
-    """The search's unchecked call gives Engine.world_values' values from the same numbers."""
+    """The search's unchecked call gives search.world_values' values from the same numbers."""
     from uno_agents import make_agent
     from uno_env.engine.search import search_values
 
@@ -106,8 +107,8 @@ def test_search_values_are_world_values_without_the_checks(preset, players, spec
     worlds = np.arange(games.size, dtype=np.int64) % 4 + 2
     agent = make_agent(spec)
     policies = agent._compiled_policies(eng)
-    checked = eng.world_values(games, actions, worlds, *policies, horizon=agent.horizon,
-                               rng=np.random.default_rng(5), drew_on_weight=0.5)
+    checked = world_values(eng, games, actions, worlds, *policies, horizon=agent.horizon,
+                           rng=np.random.default_rng(5), drew_on_weight=0.5)
     unchecked = search_values(eng, games, actions, worlds, *policies, agent.horizon,
                               np.random.default_rng(5), 0.5)
     for a, b, n, legal in zip(checked, unchecked, worlds, actions, strict=True):

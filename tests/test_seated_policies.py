@@ -1,4 +1,4 @@
-"""Whole games with a score-table policy in every seat (Engine.play_policies), and the
+"""Whole games with a score-table policy in every seat (playouts.play_policies), and the
 tournaments of such agents that are played by it."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from uno_agents.greedy import GreedyAgent
 from uno_env import Engine, Rules
 from uno_env.agent_registry import choose_in_parts
 from uno_env.engine.core import EngineError
+from uno_env.engine.playouts import play_policies
 from uno_env.evaluation.tournament import tournament
 
 pytest.importorskip("numba")
@@ -54,8 +55,8 @@ def test_play_policies_makes_the_agents_decisions_to_the_end(preset, players):
     stepped = Engine(rules, games, seed=11, backend="numba")
     expected = step_agents(stepped, agents, seated)
     played = Engine(rules, games, seed=11, backend="numba")
-    _, decisions = played.play_policies(np.arange(games),
-                                        [a.playout_policy(players) for a in agents], seated)
+    _, decisions = play_policies(played, np.arange(games),
+                                 [a.playout_policy(players) for a in agents], seated)
     np.testing.assert_array_equal(decisions, expected)
     assert_same_state(snapshot(stepped), snapshot(played))
     np.testing.assert_array_equal(played.legal_action_mask(), stepped.legal_action_mask())
@@ -70,7 +71,7 @@ def test_a_horizon_plays_that_many_decisions_of_the_listed_games_only():
     stepped = Engine(rules, 10, seed=2, backend="numba")
     listed = np.array([1, 4, 7])
     before = snapshot(engine)
-    _, decisions = engine.play_policies(listed, policies, seated[listed], horizon=1)
+    _, decisions = play_policies(engine, listed, policies, seated[listed], horizon=1)
     assert decisions.sum() == 3 and decisions[listed].sum(axis=1).tolist() == [1, 1, 1]
     rest = np.setdiff1d(np.arange(10), listed)
     for name, value in snapshot(engine).items():
@@ -122,14 +123,14 @@ def test_play_policies_refuses_what_it_cannot_play():
     greedy = make_agent("greedy").playout_policy(2)
     seated = np.zeros((3, 2), np.int64)
     with pytest.raises(NotImplementedError, match="numba"):
-        Engine(rules, 3, backend="numpy").play_policies([0, 1, 2], [greedy], seated)
+        play_policies(Engine(rules, 3, backend="numpy"), [0, 1, 2], [greedy], seated)
     engine = Engine(rules, 3, backend="numba")
     with pytest.raises(ValueError, match="random"):
-        engine.play_policies([0, 1, 2], [make_agent("random_play").playout_policy(2)], seated)
+        play_policies(engine, [0, 1, 2], [make_agent("random_play").playout_policy(2)], seated)
     with pytest.raises(ValueError, match="a policy per seat"):
-        engine.play_policies([0, 1], [greedy], seated)
+        play_policies(engine, [0, 1], [greedy], seated)
     with pytest.raises(ValueError, match="index the 1 policies"):
-        engine.play_policies([0, 1, 2], [greedy], seated + 1)
+        play_policies(engine, [0, 1, 2], [greedy], seated + 1)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -144,5 +145,5 @@ def test_an_error_in_one_game_leaves_every_game_as_it_was(threads):
     before = snapshot(engine)
     policies = [make_agent("greedy").playout_policy(3)]
     with pytest.raises(EngineError, match=f"game {bad}"):
-        engine.play_policies(np.arange(300), policies, np.zeros((300, 3), np.int64))
+        play_policies(engine, np.arange(300), policies, np.zeros((300, 3), np.int64))
     assert_same_state(before, snapshot(engine))

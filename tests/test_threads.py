@@ -8,6 +8,7 @@ from scenario import assert_same_state, damage_hand, random_actions, snapshot
 
 from uno_env import Engine, Rules
 from uno_env.engine.core import EngineError
+from uno_env.engine.packed_rows import observe_packed
 
 pytest.importorskip("numba")
 
@@ -26,11 +27,11 @@ def play(rules: Rules, threads: int, games: int = GAMES, steps: int = 60, seed: 
     rng = np.random.default_rng(1)
     seen = []
     for _ in range(steps):
-        seen += [engine.observe(), engine.observe_packed(), engine.legal_action_mask().copy()]
+        seen += [engine.observe(), observe_packed(engine), engine.legal_action_mask().copy()]
         rewards, terminated, truncated = engine.step(random_actions(engine, rng))
         seen += [rewards, terminated, truncated]
     engine.reset(games=np.delete(np.arange(games), [5, games // 2]))
-    seen += [engine.observe(), engine.observe_packed(), engine.legal_action_mask().copy()]
+    seen += [engine.observe(), observe_packed(engine), engine.legal_action_mask().copy()]
     return snapshot(engine), seen
 
 

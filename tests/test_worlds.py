@@ -9,6 +9,7 @@ from scenario import WORLD_CASES, hidden_cards, random_positions, redeal_hidden
 from uno_env import Engine, Rules
 from uno_env.actions import ACTION_ID
 from uno_env.cards import IS_WILD, KIND_COLOR, KIND_ID
+from uno_env.engine.search import sample_worlds
 from uno_env.engine.state import FORCED_PLAY
 from uno_env.engine.worlds import (
     belief_deal,
@@ -26,7 +27,7 @@ def test_worlds_keep_the_observation_and_redeal_exactly_the_unseen_cards(
     rng = np.random.default_rng(1)
     for game in np.flatnonzero(~eng.state.done)[:6]:
         seat = int(eng.state.current[game])
-        worlds = eng.sample_worlds(game, seat, 12, rng, drew_on_weight=weight)
+        worlds = sample_worlds(eng, game, seat, 12, rng, drew_on_weight=weight)
         seen = eng.observe(players=seat, games=[game])
         np.testing.assert_array_equal(worlds.observe(players=seat), np.repeat(seen, 12, 0))
         np.testing.assert_array_equal(worlds.legal_action_mask(),
@@ -50,11 +51,11 @@ def test_worlds_read_only_the_public_game(weight: float) -> None:
     eng = random_positions("official", 4, games=8)
     game = int(np.flatnonzero(~eng.state.done)[0])
     seat = int(eng.state.current[game])
-    before = eng.sample_worlds(game, seat, 8, np.random.default_rng(3), weight).state
+    before = sample_worlds(eng, game, seat, 8, np.random.default_rng(3), weight).state
     hands = eng.state.hands[game].copy()
     redeal_hidden(eng, game, seat, np.random.default_rng(9))
     assert not np.array_equal(hands, eng.state.hands[game])
-    after = eng.sample_worlds(game, seat, 8, np.random.default_rng(3), weight).state
+    after = sample_worlds(eng, game, seat, 8, np.random.default_rng(3), weight).state
     np.testing.assert_array_equal(before.hands, after.hands)
     np.testing.assert_array_equal(before.deck, after.deck)
 
@@ -69,7 +70,7 @@ def test_worlds_do_not_reveal_the_hand_a_retracted_wild_draw_four_was_played_fro
     assert eng.state.hidden[0].any()
     pub = public_state(eng.rules, eng.state, 0, 1)
     assert not pub.hidden.any()
-    worlds = eng.sample_worlds(0, 1, 16, np.random.default_rng(4))
+    worlds = sample_worlds(eng, 0, 1, 16, np.random.default_rng(4))
     np.testing.assert_array_equal(worlds.state.hidden, worlds.state.hands[:, 0] > 0)
     worlds.step(np.full(16, ACTION_ID["challenge"]))
     forced = worlds.state.phase == FORCED_PLAY
@@ -91,7 +92,7 @@ def test_worlds_keep_the_cards_a_zero_showed(weight: float) -> None:
     seat = int(eng.state.current[0])
     shown = eng.state.shown[0].copy()
     assert shown[0].sum() == 3 and shown[1:].sum() == 0
-    worlds = eng.sample_worlds(0, seat, 16, np.random.default_rng(5), drew_on_weight=weight)
+    worlds = sample_worlds(eng, 0, seat, 16, np.random.default_rng(5), drew_on_weight=weight)
     np.testing.assert_array_equal(worlds.state.shown, np.repeat(shown[None], 16, 0))
     assert (worlds.state.hands[:, 0] >= shown[0]).all()
     np.testing.assert_array_equal(worlds.state.hand_size[:, 0], eng.state.hand_size[0, 0])
@@ -105,13 +106,13 @@ def test_worlds_need_the_acting_player_of_a_running_game() -> None:
     eng = Engine(Rules(num_players=3), 2, 0)
     seat = int(eng.state.current[0])
     with pytest.raises(ValueError, match="is not the acting player of game 0"):
-        eng.sample_worlds(0, (seat + 1) % 3, 4, np.random.default_rng(0))
+        sample_worlds(eng, 0, (seat + 1) % 3, 4, np.random.default_rng(0))
     with pytest.raises(ValueError, match="game must be an integer between 0 and 1, got 5"):
-        eng.sample_worlds(5, seat, 4, np.random.default_rng(0))
+        sample_worlds(eng, 5, seat, 4, np.random.default_rng(0))
     with pytest.raises(ValueError, match="num_worlds must be an integer between 1 and"):
-        eng.sample_worlds(0, seat, 0, np.random.default_rng(0))
+        sample_worlds(eng, 0, seat, 0, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"drew_on_weight must be in \(0, 1\]"):
-        eng.sample_worlds(0, seat, 4, np.random.default_rng(0), drew_on_weight=0.0)
+        sample_worlds(eng, 0, seat, 4, np.random.default_rng(0), drew_on_weight=0.0)
 
 
 def test_a_player_who_drew_on_a_color_is_dealt_its_cards_and_wilds_less_often() -> None:

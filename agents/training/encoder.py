@@ -2,7 +2,7 @@
 
 The documented observation is 1,516 float32 a row (850 without ``shown_hands``),
 mostly zeros, and a dense first layer over it is about 80% of a small perceptron's
-arithmetic. The packed row (:meth:`uno_env.Engine.observe_packed`) holds the same
+arithmetic. The packed row (:func:`uno_env.engine.packed_rows.observe_packed`) holds the same
 facts in a few small integers, and this network reads it as such:
 
 * **counts** (own hand, discards, and the partner's hand and the shown hands when

@@ -10,7 +10,7 @@ A trainable network here has two methods beside ``forward``:
   ``float[U, R]`` of the batch (with ``rules_index``) -> ``(logits [B, A], value [B])``.
 
 ``raw_kind`` says which engine rows it reads: ``"dense"`` (:meth:`Engine.observe`)
-or ``"packed"`` (:meth:`Engine.observe_packed`).
+or ``"packed"`` (:func:`uno_env.engine.packed_rows.observe_packed`).
 
 :class:`DenseActorCritic` is the network SB3's ``MlpPolicy`` builds for
 MaskablePPO with ``net_arch=[128, 128]`` (separate tanh perceptrons for the policy

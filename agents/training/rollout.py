@@ -28,6 +28,7 @@ import torch
 
 from uno_env.engine.observe import rules_vector
 from uno_env.engine.packed import packed_views
+from uno_env.engine.packed_rows import observe_packed
 from uno_env.envs.learner import LearnerCore
 from uno_env.rules import Rules
 
@@ -74,7 +75,7 @@ class Games:
         core = self.core
         if self.raw_kind == "dense":
             return core.observe()
-        packed = core.engine.observe_packed(core.seats)
+        packed = observe_packed(core.engine, core.seats)
         return conform(packed, self.rules, self.layout) if self._conform else packed
 
     def masks(self) -> np.ndarray:

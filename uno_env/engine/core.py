@@ -6,8 +6,8 @@ import copy
 import functools
 import importlib.util
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,13 +31,10 @@ from .deal import pile_counts, write_shuffled
 from .effects import close_last_standing
 from .legal import legal_mask
 from .observe import OBS_SIZE, Observer
-from .packed import pack
-from .playout import PlayoutPolicy, policy_tables, seat_tables, uses_streams
-from .rng import mix64, random_below, seed_key
+from .rng import mix64, seed_key
 from .rounds import clear_round, end_round, new_round, open_round
 from .state import PHASE_NAMES, ROUND_END, TURN, State, where
 from .step import apply_actions
-from .worlds import concat_states, sample_worlds
 
 if TYPE_CHECKING:   # numba is an optional extra: imported only when the backend is chosen
     from .compiled import NumbaBackend
@@ -62,8 +59,6 @@ class EngineError(RuntimeError):
 #: ``numba`` (compiled, one game at a time; needs the ``fast`` extra). Both play the
 #: same games from the same seeds.
 BACKENDS = ("numpy", "numba")
-#: The most worlds one ``sample_worlds`` call deals (each is a whole game state).
-MAX_WORLDS = 1 << 20
 
 
 def default_backend() -> str:
@@ -343,170 +338,25 @@ class Engine:
         return EngineError(f"internal error {where} ({type(err).__name__}: {err}); every "
                            "game was put back as it was before this call")
 
-    def play_random(self, games: np.ndarray, until: np.ndarray, streams: np.ndarray
-                    ) -> np.ndarray:
-        """Uniformly random legal decisions in ``games`` until seat ``until[i]`` is to act.
-
-        The whole opponents' side of a learner's turn in one call (one compiled call
-        on the ``numba`` backend): each listed game plays on until its seat
-        ``until[i]`` must decide or the game ends. The picks come from ``streams``
-        (``uint64[G, 2]``: a key and a counter per game, advanced in place), not
-        from the games' deal streams, so the games stay what their seeds and
-        actions make them; both backends make the same picks. Returns the rewards
-        ``float32[G, P]`` summed over the decisions.
-        """
-        idx, until = self._games_and_seats(games, until, "until", unique=False)
-        if streams.shape != (self.num_games, 2) or streams.dtype != np.uint64:
-            raise ValueError(f"streams must be uint64[{self.num_games}, 2], got "
-                             f"{streams.dtype}{list(streams.shape)}")
-        rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        if self._kernels is None:
-            self._play_random(idx, until, streams, rewards)
-            return rewards
-        masks = self._new_masks(idx)
-        saved = streams.copy()
+    def _run_kernel(self, games: np.ndarray, call: Callable[[np.ndarray | None], None],
+                    streams: np.ndarray | None = None) -> None:
+        """Run ``call(masks)``, a compiled call that changes the games ``games`` and writes
+        their new legal masks into ``masks`` (see :meth:`_new_masks`). A failed call
+        puts every game, and ``streams`` (random streams it advances), back as they were
+        and raises :class:`EngineError`. The playouts over an engine
+        (:mod:`uno_env.engine.playouts`) change the games through it."""
+        kernels = self._kernels
+        if kernels is None:
+            raise NotImplementedError("a compiled call needs the numba backend")
+        masks = self._new_masks(games)
+        saved = None if streams is None else streams.copy()
         try:
-            self._kernels.play_random(self.state, idx, until, streams, rewards, masks)
+            call(masks)
         except Exception as err:
-            streams[...] = saved
-            raise self._failed(self._kernels.undo(self.state), err) from err
+            if streams is not None and saved is not None:
+                streams[...] = saved
+            raise self._failed(kernels.undo(self.state), err) from err
         self._keep_masks(masks)
-        return rewards
-
-    def play_policy(self, games: Sequence[int] | np.ndarray, seats: np.ndarray,
-                    policy: PlayoutPolicy, others: PlayoutPolicy | None = None,
-                    horizon: int = 0, streams: np.ndarray | None = None) -> np.ndarray:
-        """Play each listed game on with a score-table policy, inside one compiled call.
-
-        ``policy`` (:class:`~uno_env.engine.playout.PlayoutPolicy`, e.g. from an
-        agent's ``playout_policy``) decides for seat ``seats[i]`` of game ``games[i]``
-        and ``others`` (default: ``policy``) for the other seats, for ``horizon``
-        decisions of each game (0: to its end); forced decisions are played as
-        :meth:`step` plays them. Each decision is the one the agent's ``act`` makes
-        from the acting player's observation. A policy that draws random numbers
-        (``random_play``) draws them from ``streams`` (``uint64[G, 2]``, a key and a
-        counter per game, advanced in place, as :meth:`play_random` does), one
-        :func:`~uno_env.engine.playout.stream_noise` row per decision. Returns the
-        rewards ``float32[G, P]`` summed over the decisions. Needs the ``numba``
-        backend (search playouts are what it is for; on numpy, step the agent).
-        """
-        if self._kernels is None:
-            raise NotImplementedError("play_policy runs on the numba backend only; on "
-                                      "numpy, step the agent's actions")
-        idx, seats = self._games_and_seats(games, seats, "seats", unique=True)
-        horizon = checks.integer(horizon, "horizon", 0)
-        others = policy if others is None else others
-        if not uses_streams(policy, others):
-            streams = np.zeros((0, 2), np.uint64)
-        elif streams is None or streams.shape != (self.num_games, 2) \
-                or streams.dtype != np.uint64:
-            raise ValueError(f"a random policy needs streams, uint64[{self.num_games}, 2], "
-                             f"got {None if streams is None else streams.shape}")
-        tables = policy_tables(policy, others)
-        rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        masks = self._new_masks(idx)
-        saved = streams.copy()
-        try:
-            self._kernels.play_policy(self.state, idx, seats, horizon, tables, streams, rewards,
-                                      masks)
-        except Exception as err:
-            streams[...] = saved
-            raise self._failed(self._kernels.undo(self.state), err) from err
-        self._keep_masks(masks)
-        return rewards
-
-    def play_opponents(self, games: Sequence[int] | np.ndarray, seats: np.ndarray,
-                       policy: PlayoutPolicy) -> np.ndarray:
-        """Play every seat but ``seats[i]`` of game ``games[i]`` by a score-table policy
-        until seat ``seats[i]`` is to act or the game ends, inside one compiled call: a
-        learner's opponents (``greedy``, ``tuned``, ``defender``: their
-        ``playout_policy``), each decision the one their ``act`` makes from the acting
-        player's observation, forced decisions played as :meth:`step` plays them.
-        Returns the rewards ``float32[G, P]`` summed over the decisions. No policy that
-        draws random numbers (``random_play``). Needs the ``numba`` backend; a failed
-        call changes no game, as :meth:`step`."""
-        if self._kernels is None:
-            raise NotImplementedError("play_opponents runs on the numba backend only; on "
-                                      "numpy, step the agents' actions")
-        idx, seats = self._games_and_seats(games, seats, "seats", unique=True)
-        if uses_streams(policy):
-            raise ValueError("play_opponents plays no random policy (random_play)")
-        tables = policy_tables(policy, policy)
-        rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        masks = self._new_masks(idx)
-        try:
-            self._kernels.play_opponents(self.state, idx, seats, tables,
-                                         np.zeros((0, 2), np.uint64), rewards, masks)
-        except Exception as err:
-            raise self._failed(self._kernels.undo(self.state), err) from err
-        self._keep_masks(masks)
-        return rewards
-
-    def play_policies(self, games: Sequence[int] | np.ndarray,
-                      policies: Sequence[PlayoutPolicy], seated: np.ndarray,
-                      horizon: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """Play each listed game on with a score-table policy in every seat, in one
-        compiled call: seat ``p`` of game ``games[i]`` by ``policies[seated[i, p]]``.
-
-        For ``horizon`` decisions of each game (0: to its end); forced decisions are
-        played as :meth:`step` plays them. Each decision is the one the policy's agent
-        (``greedy``, ``tuned``, ``defender``: their ``playout_policy``) makes with
-        ``act`` from the acting player's observation, so a tournament of such agents
-        can play whole games here. Returns ``(rewards float32[G, P], decisions int64[G,
-        P])``: the rewards summed over the decisions and each seat's decisions. No
-        policy may draw random numbers (``random_play``). Needs the ``numba`` backend;
-        a failed call changes no game, as :meth:`step`.
-        """
-        if self._kernels is None:
-            raise NotImplementedError("play_policies runs on the numba backend only; on "
-                                      "numpy, step the agents' actions")
-        idx = self._game_indices(games, unique=False)
-        seated = np.asarray(seated)
-        if seated.shape != (idx.size, self.num_players) or seated.dtype.kind not in "iu":
-            raise ValueError(f"seated must give a policy per seat, int[{idx.size}, "
-                             f"{self.num_players}], got {seated.dtype}{list(seated.shape)}")
-        if seated.size and not 0 <= seated.min() <= seated.max() < len(policies):
-            raise ValueError(f"seated must index the {len(policies)} policies")
-        if uses_streams(*policies):
-            raise ValueError("play_policies plays no random policy (random_play)")
-        horizon = checks.integer(horizon, "horizon", 0)
-        tables = seat_tables(policies)
-        rewards = np.zeros((self.num_games, self.num_players), np.float32)
-        decisions = np.zeros((self.num_games, self.num_players), np.int64)
-        masks = self._new_masks(idx)
-        try:
-            self._kernels.play_seated(self.state, idx, seated.astype(np.int64), horizon,
-                                      tables, decisions, rewards, masks)
-        except Exception as err:
-            raise self._failed(self._kernels.undo(self.state), err) from err
-        self._keep_masks(masks)
-        return rewards, decisions
-
-    def _games_and_seats(self, games: Sequence[int] | np.ndarray, seats: Any, name: str,
-                         unique: bool) -> tuple[np.ndarray, np.ndarray]:
-        """The listed games' indices and ``seats`` as one seat per game (``name`` is the
-        argument a wrong shape is blamed on)."""
-        idx = self._game_indices(games, unique=unique)
-        seats = np.asarray(seats, np.int64)
-        if seats.shape != idx.shape:
-            raise ValueError(f"{name} must give one seat per game, shape {idx.shape}, "
-                             f"got {seats.shape}")
-        return idx, seats
-
-    def _play_random(self, idx: np.ndarray, until: np.ndarray, streams: np.ndarray,
-                     rewards: np.ndarray) -> None:
-        """:meth:`play_random` on numpy: a round of one decision per listed game still
-        playing, the ``k``-th legal action with ``k`` drawn as the compiled kernel does."""
-        s = self.state
-        for _ in range(10 * self.rules.max_turns):
-            playing = ~s.done[idx] & (s.current[idx] != until)
-            idx, until = idx[playing], until[playing]
-            if not idx.size:
-                return
-            mask = self.legal_action_mask(idx)
-            k = random_below(streams[idx, 0], streams[idx, 1], mask.sum(axis=1))
-            streams[idx, 1] += np.uint64(1)
-            rewards += self.step((mask.cumsum(axis=1) > k[:, None]).argmax(axis=1), idx)[0]
 
     def _apply(self, idx: np.ndarray, actions: np.ndarray, rewards: np.ndarray) -> None:
         s = self.state
@@ -623,20 +473,6 @@ class Engine:
             return self._kernels.observe(self.state, self._listed(idx), p)
         return self._observer.observe(self.state if idx is None else self.state.take(idx), p)
 
-    def observe_packed(self, players: int | Sequence[int] | np.ndarray | None = None,
-                       games: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
-        """``int16[G, packed_size(rules)]``: the observations of :meth:`observe` packed
-        into small integers (:mod:`uno_env.engine.packed`; same arguments).
-
-        ``packed.unpack(rows, rules)`` gives exactly what :meth:`observe` returns: the
-        packed rows carry the same facts in about a sixteenth of the bytes, for loops
-        that step many games and build the float view where it is used.
-        """
-        idx, p = self._observed(players, games)
-        if self._kernels is not None:
-            return self._kernels.observe_packed(self.state, self._listed(idx), p)
-        return pack(self.rules, self.state if idx is None else self.state.take(idx), p)
-
     def _listed(self, idx: np.ndarray | None) -> np.ndarray:
         """The indices of the games ``idx`` lists (None: every game)."""
         return np.arange(self.num_games) if idx is None else idx
@@ -665,131 +501,6 @@ class Engine:
 
     def deck_composition(self) -> np.ndarray:
         return DECKS[self.rules.deck].astype(np.int64)
-
-    def sample_worlds(self, game: int, seat: int, num_worlds: int,
-                      rng: np.random.Generator, drew_on_weight: float = 1.0) -> Engine:
-        """A new engine of ``num_worlds`` possible worlds of ``game`` as its acting
-        player ``seat`` knows it: public facts kept, unseen cards dealt at random, or
-        by a belief with ``drew_on_weight`` < 1 (see :mod:`uno_env.engine.worlds`)."""
-        game = self._game(game)
-        seat = checks.integer(seat, "seat", 0, self.num_players - 1)
-        num_worlds = checks.integer(num_worlds, "num_worlds", 1, MAX_WORLDS)
-        drew_on_weight = checks.real(drew_on_weight, "drew_on_weight")
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
-                            f"{checks.describe(rng)}")
-        state = sample_worlds(self.rules, self.state, game, seat, num_worlds, rng,
-                              drew_on_weight)
-        worlds = Engine(self.rules, state.num_games, 0, self.backend)
-        worlds.state = state
-        return worlds
-
-    def deal_worlds(self, games: Sequence[int] | np.ndarray,
-                    worlds: Sequence[int] | np.ndarray, rng: np.random.Generator,
-                    repeats: Sequence[int] | np.ndarray | None = None,
-                    drew_on_weight: float = 1.0) -> State:
-        """The possible worlds of several decisions at once, as one state: for each listed
-        game, ``worlds[i]`` worlds as its acting player knows it (see :meth:`sample_worlds`),
-        the block of them written ``repeats[i]`` times (default once) one after the other,
-        after the rows of the games before. A search tries each of its actions in a copy
-        of the same worlds.
-
-        On ``numba`` one compiled call deals every world (no Python loop over games or
-        worlds; the random numbers come from a counter-based stream per world, keyed by
-        one draw of ``rng`` per world); on ``numpy`` each game's worlds come from
-        :meth:`sample_worlds`. Both deal by the same rules from other random numbers."""
-        idx, counts, repeat = self._world_request(games, worlds, repeats)
-        weight = self._world_weight(drew_on_weight)
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
-                            f"{checks.describe(rng)}")
-        if self._kernels is None:
-            states = [sample_worlds(self.rules, self.state, int(g), int(self.state.current[g]),
-                                    int(n), rng, weight).take(np.tile(np.arange(n), r))
-                      for g, n, r in zip(idx, counts, repeat, strict=True)]
-            return states[0] if len(states) == 1 else concat_states(states)
-        rows = int((counts * repeat).sum())
-        out = State.empty(rows, self.num_players)
-        keys = seed_key(rng.integers(0, 2**62, int(counts.sum())))
-        self._kernels.deal_worlds(self.state, idx, repeat, counts, keys, weight, out)
-        return out
-
-    def world_values(self, games: Sequence[int] | np.ndarray,
-                     actions: Sequence[np.ndarray], worlds: Sequence[int] | np.ndarray,
-                     policy: PlayoutPolicy, others: PlayoutPolicy | None = None,
-                     horizon: int = 0, rng: np.random.Generator | None = None,
-                     drew_on_weight: float = 1.0) -> list[np.ndarray]:
-        """The search's playout values, in two compiled calls: for each listed game,
-        ``worlds[i]`` worlds of its acting player's decision are dealt (as by
-        :meth:`deal_worlds`) and each action of ``actions[i]`` (legal ones) is played in a
-        copy of every world, then the game is played on by ``policy`` for the acting
-        seat and ``others`` for the other seats (as :meth:`play_policy` plays them) for
-        ``horizon`` decisions or to its end (0). Returns, per game, ``float64[actions,
-        worlds]``: the acting seat's rewards from the action on, plus, in a game still
-        running, its lead (``(smallest other hand - own) / max(sum, 1)``). The games of
-        this engine do not change. Needs the ``numba`` backend."""
-        if self._kernels is None:
-            raise NotImplementedError("world_values runs on the numba backend only; on "
-                                      "numpy, step the worlds of deal_worlds")
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
-                            f"{checks.describe(rng)}")
-        if len(actions) != np.size(games):
-            raise ValueError(f"actions must give the actions of each of the "
-                             f"{np.size(games)} games, got {len(actions)}")
-        tried = [np.asarray(a, np.int64).ravel() for a in actions]
-        idx, counts, repeat = self._world_request(
-            games, worlds, np.array([a.size for a in tried], np.int64))
-        weight = self._world_weight(drew_on_weight)
-        horizon = checks.integer(horizon, "horizon", 0)
-        flat = np.concatenate(tried)
-        first = np.repeat(flat, np.repeat(counts, repeat))
-        if ((flat < 0) | (flat >= NUM_ACTIONS)).any() or not self.legal_action_mask(idx)[
-                np.repeat(np.arange(idx.size), repeat), flat].all():
-            raise ValueError("actions must be legal actions of their games")
-        others = policy if others is None else others
-        keys = seed_key(rng.integers(0, 2**62, int(counts.sum())))
-        rows = first.size
-        seats = np.repeat(self.state.current[idx], repeat * counts)
-        if uses_streams(policy, others):
-            streams = np.zeros((rows, 2), np.uint64)
-            streams[:, 0] = rng.integers(0, 2**63, rows, dtype=np.uint64)
-        else:
-            streams = np.zeros((0, 2), np.uint64)
-        values = self._kernels.world_values(
-            self.state, idx, repeat, counts, keys, weight, first, seats, horizon,
-            policy_tables(policy, others), streams)
-        split = np.cumsum(repeat * counts)[:-1]
-        return [v.reshape(r, n) for v, r, n in
-                zip(np.split(values, split), repeat, counts, strict=True)]
-
-    def _world_request(self, games: Sequence[int] | np.ndarray,
-                       worlds: Sequence[int] | np.ndarray,
-                       repeats: Sequence[int] | np.ndarray | None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(games, worlds, repeats)`` of :meth:`deal_worlds` as int64 arrays, checked:
-        running games, one positive count of worlds and of repeats each."""
-        idx = self._game_indices(games, unique=False)
-        counts = np.asarray(worlds)
-        repeat = np.ones(idx.size, np.int64) if repeats is None else np.asarray(repeats)
-        for name, values in (("worlds", counts), ("repeats", repeat)):
-            if values.shape != idx.shape or (values.size and (
-                    values.dtype.kind not in "iu" or values.min() < 1)):
-                raise ValueError(f"{name} must give a positive count for each of the "
-                                 f"{idx.size} games, got {values!r}")
-        if int((counts.astype(np.int64) * repeat).sum()) > MAX_WORLDS:
-            raise ValueError(f"at most {MAX_WORLDS} worlds (with their repeats) at once")
-        if self.state.done[idx].any():
-            raise ValueError(f"game {int(idx[self.state.done[idx]][0])} is over: there is "
-                             "no decision to plan")
-        return idx, counts.astype(np.int64), repeat.astype(np.int64)
-
-    @staticmethod
-    def _world_weight(drew_on_weight: float) -> float:
-        weight = checks.real(drew_on_weight, "drew_on_weight")
-        if not 0.0 < weight <= 1.0:
-            raise ValueError(f"drew_on_weight must be in (0, 1], got {drew_on_weight!r}")
-        return weight
 
     # --- one game, by name ------------------------------------------------------------------
 

@@ -131,11 +131,12 @@ def pack(rules: Rules, s: State, players: np.ndarray) -> np.ndarray:
 
 
 def unpack(packed: np.ndarray, rules: Rules) -> np.ndarray:
-    """``float32[G, OBS_SIZE]``: packed rows (from :meth:`Engine.observe_packed` under
-    ``rules``) in the documented observation layout, equal to what
-    :meth:`Engine.observe` returns for the same games and players. A value no packed
-    row under ``rules`` can hold (a kind, color, phase or seat out of range, a count
-    beyond the deck) raises ``ValueError`` naming its view (:func:`check_fields`)."""
+    """``float32[G, OBS_SIZE]``: packed rows (from
+    :func:`uno_env.engine.packed_rows.observe_packed` under ``rules``) in the documented
+    observation layout, equal to what :meth:`Engine.observe` returns for the same games
+    and players. A value no packed row under ``rules`` can hold (a kind, color, phase or
+    seat out of range, a count beyond the deck) raises ``ValueError`` naming its view
+    (:func:`check_fields`)."""
     packed = np.asarray(packed)
     size = packed_size(rules)
     if packed.ndim != 2 or packed.shape[1] != size or packed.dtype.kind not in "iu":

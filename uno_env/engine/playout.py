@@ -3,7 +3,7 @@
 A search plays thousands of short games per decision with a fast policy. Asking a
 Python agent for every step of every playout costs far more than the steps, so
 the policies that score actions by fixed tables can instead be handed to the
-engine (:meth:`uno_env.Engine.play_policy`), which plays whole playouts inside
+engine (:func:`uno_env.engine.playouts.play_policy`), which plays whole playouts inside
 one compiled call. A :class:`PlayoutPolicy` is such a table; the agents build
 theirs (``playout_policy`` of ``greedy``, ``tuned``, ``defender`` ...). A policy's
 scores are those of :mod:`uno_env.engine.scoring` (the numpy reference the agents'
@@ -86,7 +86,7 @@ def policy_tables(own: PlayoutPolicy, others: PlayoutPolicy
 def seat_tables(policies: Sequence[PlayoutPolicy]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                            np.ndarray]:
-    """``policies`` as the kernel of :meth:`uno_env.Engine.play_policies` takes them, one
+    """``policies`` as the kernel of :func:`uno_env.engine.playouts.play_policies` takes them, one
     row each, in the order of :func:`policy_tables`."""
     if not policies:
         raise ValueError("no policies")

@@ -24,6 +24,7 @@ from ..actions import NUM_ACTIONS
 from ..agent_registry import choose_actions, make_agent
 from ..engine import Engine
 from ..engine.observe import OBS_SIZE, observation_bounds
+from ..engine.playouts import play_opponents, play_random
 from ..rules import Rules
 
 SeatSpec = int | str
@@ -241,10 +242,10 @@ class LearnerCore:
         are among this round's and the rewards come from those rows. With
         ``auto_forced`` the engine plays forced moves on its own, so every round
         looks at the whole batch instead. Uniformly random opponents play all of
-        it in one engine call (:meth:`Engine.play_random`, compiled on ``numba``),
+        it in one engine call (:func:`uno_env.engine.playouts.play_random`, compiled on ``numba``),
         drawing from :attr:`streams`: the same games on both backends; so do opponents
         with a score table (``greedy``, ``tuned``, ``defender``) on ``numba``
-        (:meth:`Engine.play_opponents`), making the moves their ``act`` makes.
+        (:func:`uno_env.engine.playouts.play_opponents`), making the moves their ``act`` makes.
         """
         s = self.engine.state
         seats = self.seats
@@ -253,8 +254,8 @@ class LearnerCore:
             if not idx.size:
                 return np.zeros(self.num_games, np.float32)
             if self._policy is not None:
-                return self.engine.play_opponents(idx, seats[idx], self._policy)[self._ar, seats]
-            return self.engine.play_random(idx, seats[idx], self.streams)[self._ar, seats]
+                return play_opponents(self.engine, idx, seats[idx], self._policy)[self._ar, seats]
+            return play_random(self.engine, idx, seats[idx], self.streams)[self._ar, seats]
         rewards = np.zeros(self.num_games, np.float32)
         limit = 2 * self.rules.max_turns * self.num_players + 10
         idx = self._opponent_turns()

@@ -45,6 +45,7 @@ from ..compact import compact
 from ..deals import EVALUATION_STREAMS, STREAM, deal_seed
 from ..engine import Engine
 from ..engine.playout import PlayoutPolicy, uses_streams
+from ..engine.playouts import play_policies
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -223,7 +224,7 @@ def play_chunks(rules: Rules, agents: Sequence[Any], schedule: Schedule,
 
     A batch whose agents all act by a score table (``acts_by_playout_policy``:
     ``greedy``, ``tuned``, ``defender``) is played to its end inside the compiled engine
-    (:meth:`uno_env.Engine.play_policies`), with the same games and decisions; each
+    (:func:`uno_env.engine.playouts.play_policies`), with the same games and decisions; each
     agent's thinking time is then its share of that call, by decisions. Without
     ``tables`` every agent is called through ``act`` (the same results, slower).
     ``recorder`` (:class:`uno_env.records.Recorder`) keeps the actions of the games it
@@ -290,7 +291,7 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
                  if tables and not recorded.any() else None)
     if by_tables is not None:   # every seat by a score table: whole games in one compiled call
         start = time.perf_counter()
-        _, decisions = engine.play_policies(ids, *by_tables)
+        _, decisions = play_policies(engine, ids, *by_tables)
         taken += decisions.sum(axis=1)
         if clock is not None:
             entries = table[seating].ravel()
@@ -346,7 +347,7 @@ def _play_batch(rules: Rules, players: Sequence[Any], labels: Sequence[str],
 
 def _score_tables(players: Sequence[Any], entries: np.ndarray, engine: Engine
                   ) -> tuple[list[PlayoutPolicy], np.ndarray] | None:
-    """``(policies, seated)`` for :meth:`uno_env.Engine.play_policies` when every entry
+    """``(policies, seated)`` for :func:`uno_env.engine.playouts.play_policies` when every entry
     seated in ``entries`` (``int[n, P]``) acts by its score table
     (``acts_by_playout_policy``) and the engine is compiled, else None."""
     if engine.backend != "numba":

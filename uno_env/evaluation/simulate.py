@@ -10,6 +10,7 @@ decision, finished games are restarted in place with ``reset(games=...)``.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -19,22 +20,26 @@ import numpy as np
 
 from ..compact import compact
 from ..engine import Engine
+from ..engine.packed_rows import observe_packed
 from ..random_actions import random_legal_actions
 from ..rules import Rules
 from .intervals import count_interval
 
 #: What :func:`play_random_step` observes first: nothing, the observation
-#: (:meth:`Engine.observe`) or the packed observation (:meth:`Engine.observe_packed`).
+#: (:meth:`Engine.observe`) or the packed observation
+#: (:func:`uno_env.engine.packed_rows.observe_packed`).
 OBSERVATIONS = ("none", "float32", "packed")
 
 
 def observer(engine: Engine, observation: str) -> Callable[[], np.ndarray] | None:
-    """The method of ``engine`` that makes ``observation`` (one of :data:`OBSERVATIONS`;
+    """The call on ``engine`` that makes ``observation`` (one of :data:`OBSERVATIONS`;
     None for ``none``)."""
     if observation not in OBSERVATIONS:
         raise ValueError(f"unknown observation {observation!r}; observations: "
                          f"{', '.join(OBSERVATIONS)}")
-    return {"float32": engine.observe, "packed": engine.observe_packed}.get(observation)
+    calls: dict[str, Callable[[], np.ndarray]] = {
+        "float32": engine.observe, "packed": functools.partial(observe_packed, engine)}
+    return calls.get(observation)
 
 
 def play_random_step(engine: Engine, rng: np.random.Generator, observation: str = "none"

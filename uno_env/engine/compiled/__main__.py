@@ -4,7 +4,7 @@
 Each kernel compiles on its first call (with the functions it calls), so a
 command compiles only the kernels it uses; this compiles them before that, by
 groups (default: every group): ``play`` (reset, masks, observations, steps),
-``seated`` (tournaments of score-table agents, :meth:`uno_env.Engine.play_policies`),
+``seated`` (tournaments of score-table agents, :func:`uno_env.engine.playouts.play_policies`),
 ``search`` (the search's worlds, playouts and prior), ``playouts`` (random play,
 policy playouts, a learner's opponents, packed observations) and ``threads`` (the
 kernels over several threads). ``make run`` compiles ``play seated search``. The
@@ -22,8 +22,10 @@ import numpy as np
 
 from ...actions import NUM_ACTIONS
 from ..core import Engine
+from ..packed_rows import observe_packed
 from ..playout import LINEAR, RANDOM_PLAY, PlayoutPolicy
-from ..search import policy_actions
+from ..playouts import play_opponents, play_policies, play_policy, play_random
+from ..search import deal_worlds, policy_actions, world_values
 from . import CACHE
 from .backend import PARALLEL_GAMES
 
@@ -49,16 +51,16 @@ def play() -> None:
 def seated() -> None:
     """A tournament of score-table agents: whole games with a policy per seat."""
     engine = _engine()
-    engine.play_policies([0, 1], [_LINEAR], np.zeros((2, engine.num_players), np.int64),
-                         horizon=4)
+    play_policies(engine, [0, 1], [_LINEAR], np.zeros((2, engine.num_players), np.int64),
+                  horizon=4)
 
 
 def search() -> None:
     """The search: worlds dealt and played out, and the prior's choice by its table."""
     engine = _engine()
-    engine.world_values([0], [engine.legal_action_mask([0])[0].nonzero()[0][:1]], [2], _LINEAR,
-                        horizon=4, rng=np.random.default_rng(0))
-    engine.deal_worlds([0], [2], np.random.default_rng(0))
+    world_values(engine, [0], [engine.legal_action_mask([0])[0].nonzero()[0][:1]], [2], _LINEAR,
+                 horizon=4, rng=np.random.default_rng(0))
+    deal_worlds(engine, [0], [2], np.random.default_rng(0))
     policy_actions(engine, np.array([0]), _LINEAR)
 
 
@@ -67,13 +69,13 @@ def playouts() -> None:
     opponents and packed observations."""
     engine = _engine()
     streams = np.zeros((2, 2), np.uint64)
-    engine.play_random(np.array([0, 1]), (engine.current_player + 1) % 4, streams)
+    play_random(engine, np.array([0, 1]), (engine.current_player + 1) % 4, streams)
     engine.reset()
-    engine.play_policy(np.array([0, 1]), np.zeros(2, np.int64),
-                       PlayoutPolicy(RANDOM_PLAY, np.zeros(NUM_ACTIONS)), horizon=4,
-                       streams=streams)
-    engine.play_opponents(np.array([0, 1]), (engine.current_player + 1) % 4, _LINEAR)
-    engine.observe_packed()
+    play_policy(engine, np.array([0, 1]), np.zeros(2, np.int64),
+                PlayoutPolicy(RANDOM_PLAY, np.zeros(NUM_ACTIONS)), horizon=4,
+                streams=streams)
+    play_opponents(engine, np.array([0, 1]), (engine.current_player + 1) % 4, _LINEAR)
+    observe_packed(engine)
 
 
 def threads() -> None:
@@ -81,8 +83,8 @@ def threads() -> None:
     wide = Engine(num_games=PARALLEL_GAMES, seed=0, backend="numba", threads=2)
     wide.observe()
     wide.step(wide.legal_action_mask().argmax(axis=1))
-    wide.play_policies(np.arange(PARALLEL_GAMES), [_LINEAR],
-                       np.zeros((PARALLEL_GAMES, wide.num_players), np.int64), horizon=2)
+    play_policies(wide, np.arange(PARALLEL_GAMES), [_LINEAR],
+                  np.zeros((PARALLEL_GAMES, wide.num_players), np.int64), horizon=2)
 
 
 GROUPS: dict[str, Callable[[], None]] = {
