@@ -19,6 +19,10 @@ Usage: ``python experiments/cold_start.py [--games N] [--groups GROUP ...]``
 
 from __future__ import annotations
 
+from uno_env.launch import guard
+
+guard("cold_start", __name__)
+
 import argparse
 import os
 import platform

@@ -98,7 +98,15 @@ def deal_wins_print(ns: dict, out: str) -> None:
 
 
 #: (a fragment of the example's code, the check it gets)
+def agent_on_a_dict(ns: dict, out: str) -> None:
+    """The agent acted on the PettingZoo dict as it came: the step was taken, legally."""
+    aec, observation = ns["aec"], ns["observation"]
+    assert observation["action_mask"].dtype.name == "int8"
+    assert not any(aec.terminations.values())      # an illegal action would end the game
+
+
 CHECKS: list[tuple[str, Check]] = [
+    ("# the PettingZoo dict as it comes", agent_on_a_dict),
     ("engine.winner >= 0", engine_loop),
     ("Engine.from_setup(", engine_setup),
     ("uno_env.env(", aec_loop),

@@ -63,7 +63,8 @@ def test_a_network_agent_holds_no_heuristic_or_search() -> None:
     modules = {type(m).__module__ for m in agent.net.modules()}
     assert all(m.startswith("torch") or m == "uno_agents.net" for m in modules), modules
     assert set(vars(agent)) == {"columns", "net", "deterministic", "uses_rng", "name", "device",
-                                "packed"}
+                                "packed", "model_file"}
+    assert agent.model_file is None                  # a network given in memory
 
 
 def test_sampling_follows_the_rng_and_stays_legal() -> None:

@@ -12,6 +12,7 @@ than the answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -177,7 +178,7 @@ def search_values(engine: Engine, games: np.ndarray, actions: list[np.ndarray],
     return out
 
 
-def _table_kernels(engine: Engine, policy: PlayoutPolicy, name: str) -> object:
+def _table_kernels(engine: Engine, policy: PlayoutPolicy, name: str) -> Any:
     if policy.kind == RANDOM_PLAY:
         raise ValueError("a random_play table draws from playout streams: no plain choice")
     kernels = engine._kernels

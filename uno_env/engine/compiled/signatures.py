@@ -22,8 +22,8 @@ from numba.core.dispatcher import Dispatcher
 
 def plain(arg: types.Type) -> types.Type:
     """``arg`` without its literal value, a signed integer as ``int64``."""
-    arg = types.unliteral(arg)
-    if isinstance(arg, types.Integer) and arg.signed:
+    arg = types.unliteral(arg)  # type: ignore[attr-defined]  # numba's stubs lack it
+    if isinstance(arg, types.Integer) and arg.signed:  # type: ignore[attr-defined]
         return types.int64
     return arg
 
