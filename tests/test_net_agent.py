@@ -161,6 +161,10 @@ def test_widening_a_network_of_an_older_layout_keeps_its_outputs() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_shipped_networks_load_and_play_legally(name: str, players: int) -> None:
     agent = make_agent(f"net:{name}")
+    if agent.packed and agent.net.layout.players != players:
+        with pytest.raises(ValueError, match=f"reads {agent.net.layout.players}-player"):
+            play_all_seats(Rules.preset("official", num_players=players), agent, 1, 1)
+        return
     play_all_seats(Rules.preset("official", num_players=players), agent, 16, 2)
     card = json.loads((MODELS_DIR / f"{name}.json").read_text())
     assert {"recipe", "command", "seeds", "results"} <= set(card)

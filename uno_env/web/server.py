@@ -40,7 +40,9 @@ def serve(records: str | Path, port: int = 8765,
     address = f"http://{HOST}:{sock.getsockname()[1]}"
     say(f"uno-env serve: open {address} (records in {Path(records).resolve()}); "
         "Ctrl-C stops it")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    # log_config=None: uvicorn leaves the process's logging as it is (no handlers bound
+    # to the streams of the moment, which a caller such as a test may close later)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", log_config=None))
     try:
         server.run(sockets=[sock])
     finally:
