@@ -512,20 +512,14 @@ def cmd_models(args: argparse.Namespace) -> int:
 
         print(json.dumps(models, indent=1))
         return 0
-    rows = [(m["spec"] if i == 0 else "", m["kind"] if i == 0 else "",
-             f"{m['sha256'][:12]}" if i == 0 else "", line)
+    rows = [[m["spec"] if i == 0 else "", m["kind"] if i == 0 else "",
+             m["sha256"][:12] if i == 0 else "", line]
             for m in models
             for i, line in enumerate(m["headline"] or ["no headline measured on this file"])]
-    if Console is None:
-        for row in rows:
-            print("  ".join(row))
-        return 0
-    table = Table(title="Shipped models (headlines: docs/results/headlines.json)")
-    for col in ("spec", "kind", "sha256", "headline [95%]"):
-        table.add_column(col, no_wrap=col == "spec")
-    for row in rows:
-        table.add_row(*row)
-    Console().print(table)
+    from .evaluation.report import print_table
+
+    print_table("Shipped models (headlines: docs/results/headlines.json)",
+                ["spec", "kind", "sha256", "headline [95%]"], rows)
     return 0
 
 
