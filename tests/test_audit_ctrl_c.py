@@ -97,6 +97,36 @@ def test_other_unraisable_errors_are_still_reported() -> None:
     assert done.returncode == 0 and "RuntimeError: from a callback" in done.stderr
 
 
+LATE_REDELIVERY_PROBE = """
+import ctypes, signal, sys, time
+import uno_env.cli
+from uno_env.cli import run_command
+
+def slow_stop(only=None):
+    time.sleep(0.5)   # the handling of the Ctrl-C outlasts the redelivery's delay
+
+uno_env.cli._children.stop = slow_stop
+
+def main():
+    # one Ctrl-C that Python both drops in a callback (a redelivery is scheduled) and
+    # raises in the command, which stops at once
+    ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signal.SIGINT))()
+    raise KeyboardInterrupt
+
+sys.exit(run_command(main, "probe"))
+"""
+
+
+def test_a_redelivery_as_the_command_stops_does_not_interrupt_its_handling() -> None:
+    """The interrupt handling ran while a redelivered Ctrl-C was still on its way: it
+    arrived during the message, and the process died of SIGINT (status -2) instead of
+    ending with 130."""
+    done = subprocess.run([sys.executable, "-c", LATE_REDELIVERY_PROBE],
+                          capture_output=True, text=True, env=ENV, timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "probe: interrupted"
+
+
 @pytest.mark.parametrize("delay", [3.0, 8.0])
 def test_one_ctrl_c_ends_simulate(delay: float) -> None:
     proc = start("-m", "uno_env.cli", "simulate", "--games", "100000000", "--batch", "64",

@@ -154,33 +154,55 @@ def user_errors(prefix: str = "uno-env") -> Iterator[None]:
         raise SystemExit(f"{prefix}: {one_line(err)}") from None
 
 
-def _redelivering(previous: Callable[[Any], None], active: threading.Event
-                  ) -> Callable[[Any], None]:
-    """A ``sys.unraisablehook`` that raises a dropped Ctrl-C again where it can stop the
-    command (while ``active`` is set), and hands every other unraisable exception to
-    ``previous``.
+class _Redelivery:
+    """Raises a dropped Ctrl-C again where it can stop the command, until closed.
 
     Python cannot propagate an exception out of a callback called from C (llvmlite's
     object-cache notification while numba loads kernels, a finalizer): it reports
     ``Exception ignored ...`` and drops it. A ``KeyboardInterrupt`` dropped there was a
-    Ctrl-C lost, and the command ran on. The hook interrupts the main thread again
-    (``_thread.interrupt_main``), so the ``KeyboardInterrupt`` is raised at its next
-    line of Python (again if that too is in a callback), and prints nothing. It does so
-    from another thread, once the hook has returned: interrupting from the hook itself
-    would raise inside the hook, where Python drops it again."""
-    def hook(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt) and active.is_set():
-            _thread.start_new_thread(_interrupt_soon, (active,))
+    Ctrl-C lost, and the command ran on. :meth:`hook`, the ``sys.unraisablehook`` of a
+    running command, interrupts the main thread again (``_thread.interrupt_main``), so
+    the ``KeyboardInterrupt`` is raised at its next line of Python (again if that too is
+    in a callback), and prints nothing. It does so from another thread, once the hook has
+    returned: interrupting from the hook itself would raise inside the hook, where Python
+    drops it again. Every other unraisable exception goes to the previous hook.
+
+    :meth:`close` ends redelivery for good, under the lock that each redelivery holds, so
+    no interrupt arrives once the command has stopped (one that arrived as it stopped
+    raised a second ``KeyboardInterrupt`` while the first was being handled, and the
+    process died of SIGINT after printing its message)."""
+
+    def __init__(self, previous: Callable[[Any], None]) -> None:
+        self.previous = previous
+        self.lock = threading.Lock()
+        self.open = True
+
+    def hook(self, unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt) and self.open:
+            _thread.start_new_thread(self._interrupt_soon, ())
             return
-        previous(unraisable)
-    return hook
+        self.previous(unraisable)
+
+    def _interrupt_soon(self) -> None:
+        """Interrupt the main thread a moment from now, if the command still runs."""
+        time.sleep(0.05)
+        with self.lock:
+            if self.open:
+                _thread.interrupt_main()
+
+    def close(self) -> None:
+        with self.lock:
+            self.open = False
 
 
-def _interrupt_soon(active: threading.Event) -> None:
-    """Interrupt the main thread a moment from now, if the command still runs."""
-    time.sleep(0.05)
-    if active.is_set():
-        _thread.interrupt_main()
+def _ignore_signal(signum: int, frame: Any) -> None:
+    """A SIGINT handler that does nothing: while a command's interrupt handling is put
+    away, an interrupt already on its way is absorbed rather than raised."""
+
+
+def _let_pending_signals_run() -> None:
+    """Nothing, as a Python call: entering it runs the handlers of signals that are
+    pending (Python runs them between its own instructions, not inside C calls)."""
 
 
 #: Seconds a child process has to stop after a forwarded Ctrl-C (to save a checkpoint)
@@ -256,21 +278,29 @@ def _on_ctrl_c(signum: int, frame: Any) -> None:
 @contextmanager
 def _interrupts() -> Iterator[None]:
     """Within the block, a Ctrl-C reaches the command even where Python would drop it
-    (:func:`_redelivering`), and reaches its child processes (:func:`_on_ctrl_c`); both
-    hooks are put back after it (blocks may nest)."""
-    active = threading.Event()
-    active.set()
-    previous_hook = sys.unraisablehook
-    sys.unraisablehook = _redelivering(previous_hook, active)
+    (:class:`_Redelivery`), and reaches its child processes (:func:`_on_ctrl_c`); both
+    hooks are put back after it (blocks may nest). Leaving the block, an interrupt that
+    is already on its way (a redelivery, a second Ctrl-C) is absorbed, so the command's
+    own handling of the first one runs to its end."""
+    redelivery = _Redelivery(sys.unraisablehook)
+    sys.unraisablehook = redelivery.hook
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, _on_ctrl_c) if main_thread else None
     try:
         yield
     finally:
-        active.clear()
-        sys.unraisablehook = previous_hook
-        if main_thread:
-            signal.signal(signal.SIGINT, previous)
+        while True:   # an interrupt raised midway is absorbed, and the steps run again
+            try:
+                if main_thread:
+                    signal.signal(signal.SIGINT, _ignore_signal)
+                redelivery.close()
+                _let_pending_signals_run()
+                sys.unraisablehook = redelivery.previous
+                if main_thread:
+                    signal.signal(signal.SIGINT, previous)
+                break
+            except KeyboardInterrupt:
+                continue
 
 
 def run_command(main: Callable[[], int | None], name: str) -> int:
@@ -280,21 +310,21 @@ def run_command(main: Callable[[], int | None], name: str) -> int:
     piped into a reader that stops early (``| head``) ends it quietly with status 141,
     as a shell reports a command ended by SIGPIPE. Returns the exit status (``main``'s
     result, 0 for None)."""
-    with _interrupts():
-        try:
+    try:
+        with _interrupts():
             result = main()
-        except KeyboardInterrupt:
-            _children.stop()
-            print(f"\n{name}: interrupted", file=sys.stderr)
-            return 130
-        except subprocess.CalledProcessError as err:   # a step of run_process: it said why
-            step = Path(str(err.cmd[1])).name if len(err.cmd) > 1 else "a step"
-            print(f"{name}: {step} failed (exit status {err.returncode})", file=sys.stderr)
-            return 1
-        except BrokenPipeError:      # the reader of the output left early (``| head``)
-            _children.stop()
-            _quiet_stdout()
-            return 141
+    except KeyboardInterrupt:
+        _children.stop()
+        print(f"\n{name}: interrupted", file=sys.stderr)
+        return 130
+    except subprocess.CalledProcessError as err:   # a step of run_process: it said why
+        step = Path(str(err.cmd[1])).name if len(err.cmd) > 1 else "a step"
+        print(f"{name}: {step} failed (exit status {err.returncode})", file=sys.stderr)
+        return 1
+    except BrokenPipeError:      # the reader of the output left early (``| head``)
+        _children.stop()
+        _quiet_stdout()
+        return 141
     return int(result or 0)
 
 
