@@ -22,7 +22,7 @@ SOAK_SEED ?= 0
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
-.PHONY: run test docs bench bench-learn bench-tournament cold-start strategies soak lint clean train-install
+.PHONY: run test test-records docs bench bench-learn bench-tournament cold-start strategies soak lint clean train-install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ run: $(VENV)/.run-installed
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n 2 -q
+
+# The checks that recompute a published record in full (minutes each; not in make test).
+test-records: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -q -m records
 
 # Serves the documentation with its API reference at http://127.0.0.1:8000.
 docs: $(VENV)/.test-installed

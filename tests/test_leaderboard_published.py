@@ -1,0 +1,115 @@
+"""The published leaderboard (docs/results/leaderboard.json) is what today's code gives:
+its tables follow from the games kept beside it, and seatings replayed now play those
+games again, game for game. Replaying the whole board takes an hour on two cores; these
+seatings (the reference against the shipped network, and heuristics) take seconds. The
+4-player ratings (minutes) are checked by ``make test-records``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from uno_env.evaluation import leaderboard
+from uno_env.evaluation.intervals import mean_interval
+from uno_env.evaluation.play import Records, Schedule
+from uno_env.evaluation.tournament import TournamentResult
+from uno_env.rules import Rules
+
+RECORD = Path(__file__).resolve().parents[1] / "docs" / "results" / "leaderboard.json"
+#: compared exactly; speeds and seconds are the machine's, not the code's
+SAME = ("agent", "rating", "low", "high", "win_rate", "win_low", "win_high", "games",
+        "rating_vs_reference", "win_rate_vs_reference", "head_to_head_vs_reference")
+
+
+def published() -> tuple[dict, leaderboard.Settings]:
+    record = json.loads(RECORD.read_text())
+    return record, leaderboard.Settings.of_record(record)
+
+
+def kept_games(players: int) -> tuple[Records, leaderboard.Settings, list[str], Schedule]:
+    """The games kept beside the published record, its settings, agents and schedule."""
+    _, settings = published()
+    specs = [agents for p, agents, _ in settings.tables() if p == players][0]
+    deals = settings.deals_2p if players == 2 else settings.deals_4p
+    schedule = leaderboard.schedule_of(players, specs, deals, settings.seed)
+    records, _, done = leaderboard.recorded_games(RECORD, players, len(specs))
+    assert done == set(range(len(schedule.chunks())))    # every seating kept
+    return records, settings, specs, schedule
+
+
+def published_table(players: int) -> tuple[TournamentResult, dict]:
+    """The kept games as a tournament, and the table published from them."""
+    record, _ = published()
+    records, settings, specs, schedule = kept_games(players)
+    res = TournamentResult(Rules.preset(settings.preset, num_players=players), settings.preset,
+                           list(specs), schedule, records, 0.0, None, settings.rating_rounds)
+    return res, next(t for t in record["tables"] if t["players"] == players)
+
+
+def test_the_published_heads_up_table_follows_from_the_kept_games() -> None:
+    res, shown = published_table(2)
+    table = leaderboard.table_record(res, {})
+    assert table["games"] == shown["games"] and table["deals"] == shown["deals"]
+    assert [r["agent"] for r in table["rows"]] == [r["agent"] for r in shown["rows"]]
+    for now, then in zip(table["rows"], shown["rows"], strict=True):
+        assert {k: now.get(k) for k in SAME} == {k: then.get(k) for k in SAME}, now["agent"]
+
+
+def test_the_published_win_rates_of_four_players_follow_from_the_kept_games() -> None:
+    """Everything of the 4-player table but its openskill ratings (below)."""
+    res, shown = published_table(4)
+    stats = dict(zip(res.labels, res.agent_stats(), strict=True))
+    per_deal = res.deal_win_rates()
+    ref = res.labels.index(shown["reference"])
+    assert res.games == shown["games"]
+    for row in shown["rows"]:
+        now, i = stats[row["agent"]], res.labels.index(row["agent"])
+        assert (now.win_rate, now.win_low, now.win_high, now.games) == (
+            row["win_rate"], row["win_low"], row["win_high"], row["games"]), row["agent"]
+        if i != ref:
+            assert mean_interval(per_deal[:, i] - per_deal[:, ref]) == row[
+                "win_rate_vs_reference"], row["agent"]
+
+
+@pytest.mark.records
+def test_the_published_ratings_of_four_players_follow_from_the_kept_games() -> None:
+    """openskill's 200 resamples of 8,960 games take minutes: ``make test-records``."""
+    res, shown = published_table(4)
+    table = leaderboard.table_record(res, {})
+    for now, then in zip(table["rows"], shown["rows"], strict=True):
+        assert {k: now.get(k) for k in SAME} == {k: then.get(k) for k in SAME}, now["agent"]
+
+
+def seatings_of(schedule: Schedule, wanted: set[int]) -> list[int]:
+    """The seatings (chunk ids) whose seats hold exactly the agents ``wanted``."""
+    return [i for i, row in enumerate(schedule.seatings) if set(row.tolist()) == wanted]
+
+
+@pytest.mark.parametrize(("players", "agents"), [
+    (2, ("tuned", "net:official-2p")),
+    (2, ("random_play", "defender")),
+    (4, ("greedy", "defender", "tuned", "net:official-4p")),
+    pytest.param(2, ("ismcts:budget=16", "improved:official-2p-exit"), marks=pytest.mark.records),
+    pytest.param(2, ("improved:official-2p-exit-rp", "ppo:official-2p"),
+                 marks=pytest.mark.records),
+    pytest.param(4, ("random", "random_play", "ppo:official-4p", "ismcts:budget=16"),
+                 marks=pytest.mark.records),
+])
+def test_replayed_seatings_play_the_published_games_again(players: int,
+                                                          agents: tuple[str, ...]) -> None:
+    records, settings, specs, schedule = kept_games(players)
+    deals = schedule.deals
+    ids = seatings_of(schedule, {specs.index(a) for a in agents})
+    assert ids
+    if players == 4:
+        ids = ids[:1]                     # one rotation: 32 games of four players
+    replayed, _ = leaderboard._play_piece(Rules.preset(settings.preset, num_players=players),
+                                          specs, schedule, ids)
+    kept = np.isin(records.seating, ids)
+    assert replayed.seating.size == int(kept.sum()) == len(ids) * deals
+    for f in fields(Records):
+        assert np.array_equal(getattr(replayed, f.name), getattr(records, f.name)[kept]), f.name
