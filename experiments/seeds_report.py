@@ -42,6 +42,7 @@ require("seeds_report.py", "train")
 import numpy as np
 
 from uno_agents import make_agent
+from uno_agents.catalogue import write_headlines
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.cli import integer_from
@@ -50,6 +51,7 @@ from uno_env.evaluation import head_to_head
 from uno_env.evaluation.tournament import SEED_MAX
 from uno_env.tooling.dataclass_flags import HelpFormatter
 from uno_env.tooling.machine import provenance
+from uno_env.tooling.stages import sha256
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -100,16 +102,16 @@ def run_record(run: Path) -> dict[str, Any]:
     return {}
 
 
-def last_curve_point(record: dict[str, Any], run: Path) -> float:
-    """The last recorded win rate against tuned during training (-1 if none); for a PPO
-    run without a curve, its final evaluation against tuned (``eval.json``, deals other
-    than the fresh ones of this report)."""
+def last_curve_point(record: dict[str, Any], run: Path, opponent: str = "tuned") -> float:
+    """The last recorded win rate against ``opponent`` during training (-1 if none); for
+    a PPO run without a curve, its final evaluation against it (``eval.json``, deals
+    other than the fresh ones of this report)."""
     points = [r.get("curve", {}) for r in record.get("rounds", [])] or record.get("curve", [])
     if not points and (run / "eval.json").is_file():
         points = [{row["opponent"]: row} for row in json.loads((run / "eval.json").read_text())]
     for point in reversed(points):
-        if "tuned" in point:
-            return float(point["tuned"]["win_rate"])
+        if opponent in point:
+            return float(point[opponent]["win_rate"])
     return -1.0
 
 
@@ -164,28 +166,32 @@ def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         s = report["results"][name]["seeds"]
         print(f"vs {name}: mean {s['mean']:.2%} over {len(each)} seeds "
               f"({s['min']:.2%}-{s['max']:.2%})", flush=True)
-    report["curves"] = {str(run): curve_points(rec)
+    report["curve_opponent"] = args.opponents.split(",")[0]
+    report["curves"] = {str(run): curve_points(rec, report["curve_opponent"])
                         for run, rec in zip(args.run_list, records, strict=True)}
     report["records"] = records
     return report
 
 
-def curve_points(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A run's training curve against tuned: decisions, seconds, win rate and interval."""
+def curve_points(record: dict[str, Any], opponent: str = "tuned") -> list[dict[str, Any]]:
+    """A run's training curve against ``opponent``: decisions, seconds, win rate and
+    interval."""
     return [{"decisions": p["decisions"], "seconds": p.get("seconds"),
-             **{k: p["tuned"][k] for k in ("win_rate", "low", "high", "games")}}
-            for p in record.get("curve", []) if "tuned" in p]
+             **{k: p[opponent][k] for k in ("win_rate", "low", "high", "games")}}
+            for p in record.get("curve", []) if opponent in p]
 
 
 def figure(report: dict[str, Any], path: str) -> None:
-    """The training curves against tuned, each run's evaluation as a point at its end."""
+    """The training curves against the first opponent, each run's evaluation as a point
+    at its end."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    final = {e["run"]: e for e in report["results"].get("tuned", {}).get("each", [])}
+    opponent = report.get("curve_opponent", "tuned")
+    final = {e["run"]: e for e in report["results"].get(opponent, {}).get("each", [])}
     for run, points in report["curves"].items():
         x = [p["decisions"] / 1e6 for p in points]
         line, = ax.plot(x, [100 * p["win_rate"] for p in points], marker=".", label=run)
@@ -198,18 +204,28 @@ def figure(report: dict[str, Any], path: str) -> None:
                         capsize=3, label=f"{run}: {e['games']:,} evaluation games")
     ax.axhline(50, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("learner decisions (millions)")
-    ax.set_ylabel("win rate against tuned (%), 95% interval")
+    ax.set_ylabel(f"win rate against {opponent} (%), 95% interval")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
+def headline_rows(report: dict[str, Any], k: int, ship: Path) -> dict[str, Any]:
+    """The shipped network's measurements of this report, as a headlines record that
+    :func:`uno_agents.catalogue.write_headlines` copies into its card (by file hash)."""
+    digest = sha256(ship)
+    rows = [{"file": ship.name, "sha256": digest, "opponent": name,
+             "players": report["players"], **result["each"][k]}
+            for name, result in report["results"].items()]
+    return {**{key: report.get(key) for key in ("command", "commit", "deals")}, "rows": rows}
+
+
 def write(args: argparse.Namespace, report: dict[str, Any]) -> None:
     """Ship the chosen network with its model card, and write the report."""
     records = report.pop("records")
     if args.ship:
-        points = [last_curve_point(r, run)
+        points = [last_curve_point(r, run, report["curve_opponent"])
                   for r, run in zip(records, args.run_list, strict=True)]
         k = int(np.argmax(points)) if args.choose == "curve" else int(args.choose)
         report["shipped"] = {"run": str(args.run_list[k]), "chosen_by": args.choose}
@@ -222,6 +238,7 @@ def write(args: argparse.Namespace, report: dict[str, Any]) -> None:
                           for r, rec in zip(args.run_list, records, strict=True)],
                 "shipped_seed_index": k, "results": report}
         write_json(ship.with_suffix(".json"), card)
+        write_headlines(headline_rows(report, k, ship), args.out or "", ship.parent)
         print(f"shipped {args.run_list[k]} as {ship}")
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

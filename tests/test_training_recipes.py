@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -155,6 +156,9 @@ def test_seeds_report_measures_every_seed_and_ships_one_with_its_card(
     card = json.loads(ship.with_suffix(".json").read_text())
     assert {"recipe", "command", "seeds", "results"} <= set(card)
     assert card["command"].startswith("python experiments/distill.py")
+    headline = card["headline"][0]      # the shipped seed's measurement, tied to its file
+    assert (headline["opponent"], headline["win_rate"]) == ("greedy", each[0]["win_rate"])
+    assert headline["sha256"] == hashlib.sha256(ship.read_bytes()).hexdigest()
     legal_play(f"net:{ship}")
 
 
