@@ -89,15 +89,15 @@ def shipped_models() -> list[dict[str, Any]]:
 
 
 def write_headlines(record: dict[str, Any], record_path: str,
-                    models_dir: Path = MODELS_DIR) -> list[Path]:
+                    models_dir: Path | None = None) -> list[Path]:
     """Copy a headlines record's rows into the cards of the model files they measured,
-    in ``models_dir`` (rows of the same opponent and table size replaced); returns the
-    cards written."""
+    in ``models_dir`` (default: the shipped models'; rows of the same opponent and table
+    size replaced); returns the cards written."""
     written: dict[Path, dict[str, Any]] = {}
     for row in record["rows"]:
         if not row.get("sha256") or not row.get("file"):
             continue
-        path = Path(models_dir) / row["file"]
+        path = Path(models_dir or MODELS_DIR) / row["file"]
         if not path.is_file() or sha256(path) != row["sha256"]:
             continue
         card_file = card_path(path)

@@ -33,6 +33,29 @@ def test_every_shipped_model_is_listed_with_its_file_hash() -> None:
     assert any("vs tuned (2p" in line for line in two["headline"])
 
 
+def test_every_shipped_model_shows_a_headline_measured_on_its_own_file() -> None:
+    """A model without a current headline was changed after it was measured, or shipped
+    without a measurement: neither may ship."""
+    for model in catalogue.shipped_models():
+        assert model["headline"], model["spec"]
+        card = catalogue.read_card(MODELS_DIR / model["file"])
+        assert any(card.get(k) for k in ("recipe", "what", "command", "commands")), model["spec"]
+
+
+@pytest.mark.parametrize("preset", ["draw_return", "no_mercy"])
+def test_each_preset_network_beats_that_presets_reference_on_its_card(preset: str) -> None:
+    """The networks of the other presets: each card's headline is against the preset's
+    reference heuristic (docs/results/reference-heuristics.json), interval above 50%."""
+    record = json.loads((MODELS_DIR.parents[1] / "docs" / "results" /
+                         "reference-heuristics.json").read_text())
+    reference = next(c["reference"] for c in record["cells"]
+                     if (c["preset"], c["players"]) == (preset, 2))
+    path = MODELS_DIR / f"{preset}-2p.safetensors"
+    rows = catalogue.current_headlines(path)
+    row = next(r for r in rows if r["opponent"] == reference)
+    assert row["players"] == 2 and row["games"] >= 20_000 and row["low"] > 0.5
+
+
 def test_agents_with_a_model_name_their_file_and_heuristics_none() -> None:
     net = make_agent("net:official-2p")
     assert catalogue.model_file(net) == MODELS_DIR / "official-2p.safetensors"
