@@ -42,7 +42,7 @@ def test_every_shipped_model_shows_a_headline_measured_on_its_own_file() -> None
         assert any(card.get(k) for k in ("recipe", "what", "command", "commands")), model["spec"]
 
 
-@pytest.mark.parametrize("preset", ["draw_return", "no_mercy"])
+@pytest.mark.parametrize("preset", ["draw_return", "no_mercy", "house_dobon"])
 def test_each_preset_network_beats_that_presets_reference_on_its_card(preset: str) -> None:
     """The networks of the other presets: each card's headline is against the preset's
     reference heuristic (docs/results/reference-heuristics.json), interval above 50%."""
