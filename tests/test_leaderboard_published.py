@@ -113,3 +113,9 @@ def test_replayed_seatings_play_the_published_games_again(players: int,
     assert replayed.seating.size == int(kept.sum()) == len(ids) * deals
     for f in fields(Records):
         assert np.array_equal(getattr(replayed, f.name), getattr(records, f.name)[kept]), f.name
+
+
+def test_the_published_page_is_its_record_as_todays_code_writes_it() -> None:
+    record, _ = published()
+    page = RECORD.parents[1] / "leaderboard.md"
+    assert page.read_text() == leaderboard.markdown(record)
