@@ -48,7 +48,7 @@ run: $(VENV)/.run-installed
 # The suite includes the strict documentation build (tests/test_docs.py).
 test: $(VENV)/.test-installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q
 
 # The checks that recompute a published record in full (minutes each; not in make test).
 test-records: $(VENV)/.test-installed
