@@ -89,3 +89,62 @@ def test_a_malformed_exploit_record_is_named_in_one_line(tmp_path: Path, record:
 
 def test_a_missing_exploit_record_adds_nothing(tmp_path: Path) -> None:
     assert leaderboard.exploitability(tmp_path / "none.json") == {}
+
+
+def probe(path: Path, budget: int | None, **row: object) -> Path:
+    """An exploit record of one target, with a PPO exploiter or a search best response."""
+    path.write_text(json.dumps({"command": f"probe {path.name}", "players": 2,
+                                "timesteps": 0 if budget else 1000, "search_budget": budget,
+                                "rows": [{"target": "tuned", **row}]}))
+    return path
+
+
+def gain(mean: float) -> dict[str, float]:
+    return {"mean": mean, "low": mean - 0.01, "high": mean + 0.01}
+
+
+def test_a_ppo_exploiter_and_search_best_responses_of_one_target_join_one_entry(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "search"
+    folder.mkdir()
+    probe(folder / "small.json", 32, search={"win_rate": 0.4, "games": 400, "gain": gain(-0.1)})
+    probe(folder / "large.json", 128, search={"win_rate": 0.45, "games": 300,
+                                              "gain": gain(-0.05)})
+    ppo = probe(tmp_path / "ppo.json", None, exploiter={"win_rate": 0.52, "low": 0.51,
+                                                         "high": 0.53}, gain=gain(0.02))
+    for order in ([ppo, folder], [folder, ppo]):
+        entry = leaderboard.exploitability(*order)["2:tuned"]
+        assert entry["win_rate"] == 0.52 and entry["gain"]["mean"] == 0.02
+        assert entry["search"]["budget"] == 128 and entry["search"]["gain"]["mean"] == -0.05
+        assert entry["search"]["command"] == "probe large.json"
+
+
+def test_rejoin_puts_todays_exploit_records_beside_the_rows_and_plays_nothing(
+        tmp_path: Path) -> None:
+    assert board(tmp_path) == 0
+    record = json.loads((tmp_path / "b.json").read_text())
+    assert not any("exploiter" in r for t in record["tables"] for r in t["rows"])
+    ppo = probe(tmp_path / "ppo.json", None, exploiter={"win_rate": 0.52, "low": 0.51,
+                                                         "high": 0.53}, gain=gain(0.02))
+    search = probe(tmp_path / "search.json", 64, search={"win_rate": 0.45, "games": 300,
+                                                         "gain": gain(-0.05)})
+    assert main(["leaderboard", "--rejoin", "--out", str(tmp_path / "b.md"), "--json",
+                 str(tmp_path / "b.json"), "--exploit", f"{ppo},{search}"]) == 0
+    joined = json.loads((tmp_path / "b.json").read_text())
+    row = next(r for r in joined["tables"][0]["rows"] if r["agent"] == "tuned")
+    assert row["exploiter"]["win_rate"] == 0.52 and row["exploiter"]["search"]["budget"] == 64
+    assert joined["exploits_joined_by"].startswith("uno-env leaderboard --rejoin")
+    page = (tmp_path / "b.md").read_text()
+    assert "search best response's gain" in page and "-5.0 [-6.0, -4.0] (budget 64)" in page
+    for table, before in zip(joined["tables"], record["tables"], strict=True):
+        assert table["tournament"] == before["tournament"]
+
+
+@pytest.mark.parametrize("flag", [["--tiny"], ["--add", "greedy"], ["--deals-2p", "3"],
+                                  ["--resume"]])
+def test_rejoin_refuses_what_would_play(tmp_path: Path, flag: list[str]) -> None:
+    out = tmp_path / "b.md"
+    with pytest.raises(SystemExit, match="--rejoin plays nothing"):
+        main(["leaderboard", "--rejoin", "--out", str(out), "--json", str(tmp_path / "b.json"),
+              *flag])
+    assert not out.exists()

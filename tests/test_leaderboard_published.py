@@ -123,3 +123,19 @@ def test_the_published_page_is_its_record_as_todays_code_writes_it() -> None:
     record, _ = published()
     page = RECORD.parents[1] / "leaderboard.md"
     assert page.read_text() == leaderboard.markdown(record)
+
+
+def test_the_published_exploiters_are_those_of_todays_exploit_records() -> None:
+    """Every row carries what the default exploit records say of it (joined by its
+    file's hash), so a new probe shows once ``uno-env leaderboard --rejoin`` ran."""
+    record, _ = published()
+    results = RECORD.parent
+    exploits = leaderboard.exploitability(results / "exploit.json", results / "exploit-4p.json",
+                                          results / "exploit-search")
+    searched = 0
+    for table in record["tables"]:
+        for row in table["rows"]:
+            key = leaderboard.exploit_key(table["players"], row["agent"], row.get("sha256"))
+            assert row.get("exploiter") == exploits.get(key), row["agent"]
+            searched += bool((row.get("exploiter") or {}).get("search"))
+    assert searched >= 1

@@ -482,6 +482,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             raise ValueError("--add names no agent")
         if args.base and not specs:
             raise ValueError("--base is the record --add plays into: give --add too")
+        if args.rejoin and (specs or fixed or args.tiny or args.resume):
+            raise ValueError("--rejoin plays nothing: it takes only --out, --json and "
+                             "--exploit")
         check_distinct({"--out": out, "--json": record, "--base": base} if specs
                        else {"--out": out, "--json": record})
         if args.tiny or specs:
@@ -490,7 +493,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         def say(text: str) -> None:
             print(text, flush=True)
 
-        if specs:
+        if args.rejoin:
+            leaderboard.rejoin(out, record, command, exploit)
+        elif specs:
             leaderboard.add(base, specs, out, record, command, resume=args.resume,
                             jobs=args.jobs, exploit=exploit, say=say)
         else:
@@ -681,9 +686,15 @@ def build_parser() -> argparse.ArgumentParser:
     led.add_argument("--base", help="the record --add plays into (default "
                                     "docs/results/leaderboard.json, the published one; "
                                     "--tiny: the smoke run's)")
-    led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json",
+    led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json,"
+                                          "docs/results/exploit-search",
                      help="experiments/exploit.py records to read exploitability from, "
-                          "comma-separated (default: the heads-up and the 4-player probe)")
+                          "comma-separated, a folder for its *.json (default: the heads-up "
+                          "and the 4-player probe and the search best responses)")
+    led.add_argument("--rejoin", action="store_true",
+                     help="play nothing: read the --exploit records again into the record "
+                          "--json and rewrite its page --out (exploit probes come after "
+                          "the tables)")
     led.set_defaults(func=cmd_leaderboard)
 
     pre = sub.add_parser("presets", help="list the rule presets")

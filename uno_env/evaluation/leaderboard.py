@@ -326,19 +326,30 @@ def add(base: Path, specs: Sequence[str], out_md: Path, out_json: Path, command:
 
 def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
     """Exploiter win rates from ``experiments/exploit.py`` records (one per table size,
-    e.g. heads-up and 4 players), keyed by :func:`exploit_key`; a missing record adds
-    nothing, a damaged or malformed one is a ``ValueError`` naming it."""
+    e.g. heads-up and 4 players; a folder stands for its ``*.json`` records), keyed by
+    :func:`exploit_key`. A PPO exploiter and a search best response of the same target
+    join one entry; of several search best responses the one with the largest budget is
+    kept. A missing record adds nothing, a damaged or malformed one is a ``ValueError``
+    naming it."""
     found: dict[str, dict[str, Any]] = {}
-    for path in paths:
+    files = [f for path in paths
+             for f in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
+    for path in files:
         if not path.exists():
             continue
         try:
-            record = json.loads(path.read_text())
-            found.update(_exploit_rows(record))
+            rows = _exploit_rows(json.loads(path.read_text()))
         except (OSError, ValueError, TypeError) as e:
             raise ValueError(f"exploit record {str(path)!r} is damaged or malformed "
                              f"({type(e).__name__}: {' '.join(str(e).split())[:100]})"
                              ) from None
+        for key, entry in rows.items():
+            joined = found.setdefault(key, {})
+            search = joined.get("search")
+            joined.update({k: v for k, v in entry.items() if k != "search"})
+            joined["search"] = max((s for s in (search, entry.get("search")) if s),
+                                   key=lambda s: (s.get("budget") or 0, s.get("games", 0)),
+                                   default=None)
     return found
 
 
@@ -364,18 +375,62 @@ def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
     players = record.get("players", 2)
     if type(players) is not int:
         raise TypeError(f"its players {players!r} is not an integer")
-    found = {}
+    found: dict[str, dict[str, Any]] = {}
     for row in record.get("rows", []):
         if not isinstance(row, dict) or not isinstance(row.get("exploiter", {}), dict) \
+                or not isinstance(row.get("search") or {}, dict) \
                 or not isinstance(row.get("target", ""), str) \
                 or not isinstance(row.get("target_sha256") or "", str):
             raise TypeError(f"a row {str(row)[:40]} is not a target with its exploiter")
-        if "target" in row and "exploiter" in row:
-            key = exploit_key(players, row["target"], row.get("target_sha256"))
-            found[key] = {**row["exploiter"], "command": record.get("command"),
-                          "timesteps": record.get("timesteps"), "gain": row.get("gain"),
-                          "search": row.get("search")}
+        if "target" not in row or not ("exploiter" in row or row.get("search")):
+            continue
+        entry: dict[str, Any] = {}
+        if "exploiter" in row:
+            entry = {**row["exploiter"], "command": record.get("command"),
+                     "timesteps": record.get("timesteps"), "gain": row.get("gain")}
+        if row.get("search"):
+            entry["search"] = {**row["search"], "budget": record.get("search_budget"),
+                               "command": record.get("command")}
+        found[exploit_key(players, row["target"], row.get("target_sha256"))] = entry
     return found
+
+
+def join_exploits(table: dict[str, Any], exploits: dict[str, dict[str, Any]]) -> None:
+    """Put each row's exploitability (:func:`exploitability`) beside it, joined by
+    :func:`exploit_key` (a model by the ``sha256`` of its row), replacing what was
+    there."""
+    for row in table["rows"]:
+        row.pop("exploiter", None)
+        key = exploit_key(table["players"], row["agent"], row.get("sha256"))
+        if key in exploits:
+            row["exploiter"] = exploits[key]
+
+
+def rejoin(out_md: Path, out_json: Path, command: str, exploit: Sequence[Path] = ()
+           ) -> dict[str, Any]:
+    """Read the exploit records again into the leaderboard record ``out_json`` and write
+    it and its page ``out_md``, playing nothing: exploit probes are made after the
+    tables, from the same shipped files. A model row without the SHA-256 of its file
+    gets that of today's file, which the replay tests of the published games hold to be
+    the file that played them. The record names the command that joined them."""
+    check_output(out_md, "--out")
+    try:
+        record = json.loads(out_json.read_text())
+        tables = record["tables"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"leaderboard record {str(out_json)!r} cannot be read "
+                         f"({type(e).__name__}: {e})") from None
+    exploits = exploitability(*exploit)
+    for table in tables:
+        hashes = file_hashes(*build_agents([row["agent"] for row in table["rows"]]))
+        for row in table["rows"]:
+            if row["agent"] in hashes:
+                row.setdefault("sha256", hashes[row["agent"]])
+        join_exploits(table, exploits)
+    record["exploits_joined_by"] = command
+    write_atomic(out_json, json.dumps(record, indent=1) + "\n")
+    write_atomic(out_md, markdown(record))
+    return record
 
 
 def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]],
@@ -405,19 +460,18 @@ def table_record(res: TournamentResult, exploits: dict[str, dict[str, Any]],
                 row["head_to_head_vs_reference"] = {
                     "win_rate": float(versus[0][i, ref]), "low": float(versus[1][i, ref]),
                     "high": float(versus[2][i, ref])}
-        key = exploit_key(p, label, hashes.get(label))
-        if key in exploits:
-            row["exploiter"] = exploits[key]
         if label in hashes:
             row["sha256"] = hashes[label]
         rows.append(row)
     rows.sort(key=lambda r: -r["rating"])
-    return {"players": p, "preset": res.preset, "rating": ratings.kind,
+    table = {"players": p, "preset": res.preset, "rating": ratings.kind,
             "rating_rounds": res.rating_rounds, "deals": res.deals,
             "seatings": len(res.schedule.seatings), "games": res.games,
             "truncated": res.truncated, "seconds": round(res.seconds, 1),
             "reference": REFERENCE if ref is not None else None, "rows": rows,
             "tournament": res.to_dict(with_ratings=False)}
+    join_exploits(table, exploits)
+    return table
 
 
 def _pct(x: float) -> str:
@@ -484,7 +538,7 @@ def markdown(record: dict[str, Any]) -> str:
         if p == 2:
             cols.append("against tuned heads-up [95%]")
         cols += ["win rate [95%]", "decisions/s"]
-        has_exploit = any("exploiter" in r for r in table["rows"])
+        has_exploit = any("win_rate" in (r.get("exploiter") or {}) for r in table["rows"])
         has_search = any((r.get("exploiter") or {}).get("search") for r in table["rows"])
         if has_exploit:
             cols.append("exploiter's win rate [95%]")
@@ -511,18 +565,22 @@ def markdown(record: dict[str, Any]) -> str:
             e = r.get("exploiter") or {}
             if has_exploit:
                 cells.append(f"{_pct(e['win_rate'])} [{_pct(e['low'])}, {_pct(e['high'])}]"
-                             if e else "-")
+                             if "win_rate" in e else "-")
                 cells.append(_points(e["gain"], 1, pct=True) if e.get("gain") else "-")
             if has_search:
                 s = e.get("search")
-                cells.append(_points(s["gain"], 1, pct=True) if s else "-")
+                cells.append(_points(s["gain"], 1, pct=True)
+                             + (f" (budget {s['budget']})" if s.get("budget") else "")
+                             if s else "-")
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     if any("exploiter" in r for t in record["tables"] for r in t["rows"]):
         lines += ["Exploiters (`experiments/exploit.py`, its records under docs/results/): a "
                   "PPO best response trained against the agent alone from a fixed start "
                   "network, and where measured a search best response (`ismcts` with the "
-                  "agent itself as its model of the opponents and as its prior); each gain "
+                  "agent itself as its model of the opponents and as its prior; the largest "
+                  "budget of playouts a decision that was measured, `exploit.py "
+                  "--timesteps 0` records under docs/results/exploit-search/); each gain "
                   "is over its start on the same deals, paired by deal. A model's row is "
                   "joined by the SHA-256 of its file, so a probe of an earlier version of "
                   "a model never shows beside it.", ""]
@@ -588,4 +646,5 @@ def settings_from(tiny: bool, deals_2p: int | None, deals_4p: int | None,
 
 
 __all__ = ["AGENTS", "REFERENCE", "SEED", "Settings", "TINY", "TournamentError", "add",
-           "games_file", "markdown", "play_table", "run", "settings_from", "table_seatings"]
+           "games_file", "join_exploits", "markdown", "play_table", "rejoin", "run",
+           "settings_from", "table_seatings"]
