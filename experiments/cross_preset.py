@@ -20,17 +20,21 @@ The full study (all presets, heads-up; see ``--help`` for every flag)::
 * ``mixture-no-rules``: ``mixture-<N>x`` without the rule vector in the policy's
   input (``--no-rule-vector`` of ``train_sb3.py``): it cannot tell the presets apart,
   so it measures what conditioning on the rules is worth;
-* the heuristic itself (``tuned`` by default, no training): the reference row. Against
-  itself it wins 1/players of the games (exactly, per deal, when it plays
-  deterministically).
+* the heuristic itself (no training): the reference row. By default (``--heuristic
+  reference``) it is each preset's reference heuristic at ``--players``, the best
+  heuristic chosen on selection deals (``docs/results/reference-heuristics.json``,
+  ``experiments/reference_heuristics.py``): ``tuned`` on most presets,
+  ``tuned:preset=no_mercy`` on no_mercy heads-up. Against itself it wins 1/players of
+  the games (exactly, per deal, when it plays deterministically).
 
 **Cells.** Every row's policy of every seed plays every preset against ``--heuristic``
-(one seat the policy, the others the heuristic), on the same ``--deals`` duplicate deals
-for every row and seed (each deal once with the policy in each seat), so rows are
-compared deal by deal. A cell reports each seed's win rate, and the mean over seeds
-with its 95% interval over deals (the unit is a deal: its share of wins averaged over
-the seeds), with the seeds' spread beside it. The interval is over deals for *these*
-training seeds; how much another seed would move a row shows in the spread.
+(one seat the policy, the others the heuristic: that preset's reference by default), on
+the same ``--deals`` duplicate deals for every row and seed (each deal once with the
+policy in each seat), so rows are compared deal by deal. A cell reports each seed's
+win rate, and the mean over seeds with its 95% interval over deals (the unit is a
+deal: its share of wins averaged over the seeds), with the seeds' spread beside it.
+The interval is over deals for *these* training seeds; how much another seed would move
+a row shows in the spread.
 
 **Paired differences** (the same deals, 95% intervals over deals,
 :mod:`uno_env.evaluation`): each specialist on its own preset minus ``mixture`` and
@@ -88,6 +92,8 @@ from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
 from uno_env.deals import deal_seed
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
+from uno_env.evaluation.references import RECORD as REFERENCE_RECORD
+from uno_env.evaluation.references import reference_of
 from uno_env.evaluation.tournament import SEED_MAX
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import HelpFormatter
@@ -96,6 +102,8 @@ from uno_env.tooling.parallel import executor
 MIXTURE = "mixture"
 NO_RULES = "mixture-no-rules"
 RANDOM = "random_play"
+#: ``--heuristic``'s name for each preset's reference heuristic.
+REFERENCE = "reference"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -115,9 +123,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--players", type=integer_from(2, 10), default=2,
                         help="players per game (team play always has 4)")
     parser.add_argument("--train-opponent", default="tuned",
-                        help="agent the policies train against")
-    parser.add_argument("--heuristic", default="tuned",
-                        help="agent every cell plays against, and the reference row")
+                        help="agent the policies train against (one agent on every preset: "
+                             "the mixtures train on all of them at once)")
+    parser.add_argument("--heuristic", default=REFERENCE,
+                        help="agent every cell plays against, and the reference row; "
+                             f"'{REFERENCE}': each preset's reference heuristic in --reference")
+    parser.add_argument("--reference", type=Path, default=REFERENCE_RECORD,
+                        help="the record of experiments/reference_heuristics.py that "
+                             f"--heuristic {REFERENCE} reads")
     parser.add_argument("--also-random-play", action="store_true",
                         help="also play every cell against random_play (doubles the cells)")
     parser.add_argument("--deals", type=integer_from(1), default=300,
@@ -319,11 +332,29 @@ def cell_key(opponent: str, row: str, seed: int | None, preset: str) -> str:
     return f"{opponent}|{row}|{'-' if seed is None else seed}|{preset}"
 
 
+def table_size(preset: str, players: int) -> int:
+    """The players at a table of ``preset`` asked for ``players`` (team play has 4)."""
+    return Config(preset=preset, players=players).rules()[0].num_players
+
+
+def agent_specs(name: str, presets: list[str], args: argparse.Namespace) -> dict[str, str]:
+    """The agent spec that ``name`` (``--heuristic``, or ``random_play``) stands for on
+    each preset: each preset's reference heuristic for ``reference``, else itself."""
+    if name != REFERENCE:
+        return {p: name for p in presets}
+    try:
+        return {p: reference_of(p, table_size(p, args.players), args.reference)
+                for p in presets}
+    except ValueError as e:
+        raise SystemExit(f"--heuristic {REFERENCE}: {e}") from None
+
+
 def play_cells(args: argparse.Namespace, presets: list[str], opponents: list[str],
                rows: dict[tuple[str, int], Config], out: Path) -> tuple[dict[str, dict], int]:
     """Every cell, played or (with ``--resume``) kept from ``cells.json`` when it was
-    played by the same model on the same deals; ``cells.json`` is rewritten after every
-    cell. Returns the cells and how many were played in this run."""
+    played by the same model against the same opponent on the same deals; ``cells.json``
+    is rewritten after every cell. Returns the cells and how many were played in this
+    run."""
     path = out / "cells.json"
     kept = read_json(path) if args.resume else None
     kept = kept if isinstance(kept, dict) else {}
@@ -332,14 +363,17 @@ def play_cells(args: argparse.Namespace, presets: list[str], opponents: list[str
         (name, seed, "policy", str(Path(cfg.out) / "policy.safetensors"))
         for (name, seed), cfg in rows.items()]
     players.append((args.heuristic, None, "agent", args.heuristic))
+    specs = {name: agent_specs(name, presets, args) for name in {*opponents, args.heuristic}}
     cells: dict[str, dict] = {}
     todo = []
     for opponent in opponents:
-        for name, seed, kind, model in players:
-            identity = digest(Path(model)) if kind == "policy" else model
+        for name, seed, kind, row_model in players:
             for p in presets:
+                model = specs[name][p] if kind == "agent" else row_model
+                identity = digest(Path(model)) if kind == "policy" else model
                 key = cell_key(opponent, name, seed, p)
                 want = {"row": name, "seed": seed, "preset": p, "opponent": opponent,
+                        "opponent_spec": specs[opponent][p],
                         "model": identity, "players": rules[p].num_players,
                         "deals": args.deals, "deal_seed": args.first_deal}
                 old = kept.get(key)
@@ -347,7 +381,7 @@ def play_cells(args: argparse.Namespace, presets: list[str], opponents: list[str
                         and len(old.get("wins", ())) == args.deals:
                     cells[key] = old
                 else:
-                    todo.append((key, want, kind, model, opponent, p))
+                    todo.append((key, want, kind, model, specs[opponent][p], p))
     if cells:
         print(f"keeping {len(cells)} cells already played; playing {len(todo)}")
 
@@ -466,9 +500,13 @@ def tables(record: dict[str, Any]) -> str:
              f"{record['deal_seeds'][-1]}, the same for every cell); below each, the seeds' "
              "range. Differences are paired by deal, in percentage points. Intervals are over "
              "deals for these training seeds.", ""]
+    specs = record.get("reference_specs") or {}
+    shown = ", ".join(f"`{spec}` on {', '.join(p for p in presets if specs[p] == spec)}"
+                      for spec in dict.fromkeys(specs.values()))
     for row, budget in record["budgets"].items():
-        lines.append(f"- `{row}`: {budget:,} learner decisions per seed"
-                     if budget else f"- `{row}`: the heuristic itself (reference, no training)")
+        lines.append(f"- `{row}`: {budget:,} learner decisions per seed" if budget else
+                     f"- `{row}`: the heuristic itself (reference, no training)"
+                     + (f": {shown}" if row == reference and shown else ""))
     lines.append("")
     head = ["| row \\ played on | " + " | ".join(presets) + " |",
             "|---|" + "---:|" * len(presets)]
@@ -566,10 +604,11 @@ def check_settings(args: argparse.Namespace, presets: list[str], out: Path,
         raise SystemExit(f"--presets: a preset is named twice in {args.presets!r}")
     for cfg in rows.values():
         cfg.check()
-    try:
-        make_agent(args.heuristic)
-    except ValueError as e:
-        raise SystemExit(f"--heuristic: {e}") from None
+    for spec in set(agent_specs(args.heuristic, presets, args).values()):
+        try:
+            make_agent(spec)
+        except ValueError as e:
+            raise SystemExit(f"--heuristic: {e}") from None
     if out.exists() and not out.is_dir():
         raise SystemExit(f"--out {str(out)!r} is a file, not a folder")
     parent = next((p for p in [out, *out.parents] if p.exists()), Path("."))
@@ -595,14 +634,14 @@ def main(argv: list[str] | None = None) -> None:
     seeds_of: dict[str, list[int | None]] = {name: [s for n, s in rows if n == name]
                                              for name in names}
     seeds_of[args.heuristic] = [None]
-    players = {p: Config(preset=p, players=args.players).rules()[0].num_players
-               for p in presets}
+    players = {p: table_size(p, args.players) for p in presets}
     budgets = {name: next(cfg.trained_timesteps() for (n, _), cfg in rows.items() if n == name)
                for name in names[:-1]}
     record = {
         "command": "python experiments/cross_preset.py " + shlex.join(argv),
-        "args": vars(args), "presets": presets, "heuristic": args.heuristic,
-        "reference": args.heuristic, "opponents": opponents,
+        "args": {**vars(args), "reference": str(args.reference)}, "presets": presets,
+        "heuristic": args.heuristic, "reference": args.heuristic,
+        "reference_specs": agent_specs(args.heuristic, presets, args), "opponents": opponents,
         "budgets": {**budgets, args.heuristic: 0},
         "seeds": list(range(args.seed, args.seed + args.seeds)),
         "deals": args.deals,

@@ -41,6 +41,7 @@ require("strategies.py", "eval")
 from uno_agents import AGENTS
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
+from uno_env.evaluation.references import reference_heuristics
 from uno_env.evaluation.report import matrix_rows
 from uno_env.evaluation.tournament import TournamentResult, tournament
 from uno_env.files import write_atomic
@@ -279,10 +280,15 @@ TARGETS = {2: 0.72, 4: 0.42, 6: 0.29}
 
 def reference_of(args: argparse.Namespace) -> dict[tuple[str, int], str]:
     """The reference heuristic of every ``(preset, players)`` from ``--reference`` (the
-    record of ``experiments/reference_heuristics.py``); empty when there is none."""
-    record = read_record(args.reference)
-    return {(c["preset"], c["players"]): c["reference"] for c in record.get("cells", [])
-            if isinstance(c, dict)}
+    record of ``experiments/reference_heuristics.py``); empty when there is none, or
+    when it cannot be read (said on stderr)."""
+    if not Path(args.reference).exists():
+        return {}
+    try:
+        return reference_heuristics(args.reference)
+    except ValueError as e:
+        print(f"strategies: ignoring {e}", file=sys.stderr)
+        return {}
 
 
 def targets(out: dict, args: argparse.Namespace) -> list[str]:

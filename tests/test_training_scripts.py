@@ -52,7 +52,7 @@ def test_train_sb3_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     assert make_agent(f"ppo:{policy}").name == f"ppo:{policy}"
 
 
-CROSS = ("--presets", "official,last_standing", "--num-envs", "16", "--n-steps", "8",
+CROSS = ("--presets", "official,no_mercy", "--num-envs", "16", "--n-steps", "8",
          "--batch-size", "64", "--net", "16", "--no-progress")
 
 
@@ -62,27 +62,33 @@ def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Pat
     flags = (*CROSS, "--budget", "100", "--seeds", "2", "--deals", "4", "--out", str(out))
     stdout = run_script("cross_preset.py", *flags, "--jobs", "2")
     record = json.loads((out / "matrix.json").read_text())
-    rows = {"official", "last_standing", "mixture", "mixture-2x", "mixture-no-rules", "tuned"}
-    assert set(record["matrix"]) == {"tuned"} and set(record["matrix"]["tuned"]) == rows
-    assert record["budgets"] == {"official": 128, "last_standing": 128, "mixture": 128,
-                                 "mixture-2x": 256, "mixture-no-rules": 256, "tuned": 0}
+    rows = {"official", "no_mercy", "mixture", "mixture-2x", "mixture-no-rules", "reference"}
+    assert set(record["matrix"]) == {"reference"} and set(record["matrix"]["reference"]) == rows
+    assert record["budgets"] == {"official": 128, "no_mercy": 128, "mixture": 128,
+                                 "mixture-2x": 256, "mixture-no-rules": 256, "reference": 0}
+    # each preset's reference heuristic, chosen on selection deals
+    assert record["reference_specs"] == {"official": "tuned", "no_mercy": "tuned:preset=no_mercy"}
+    cells = json.loads((out / "cells.json").read_text())
+    assert cells["reference|official|0|no_mercy"]["opponent_spec"] == "tuned:preset=no_mercy"
+    assert cells["reference|reference|-|no_mercy"]["model"] == "tuned:preset=no_mercy"
     assert record["cells_played_this_run"] == 5 * 2 * 2 + 2
     assert len(record["trained_this_run"]) == 10
-    for name, row in record["matrix"]["tuned"].items():
-        assert set(row) == {"official", "last_standing"}
+    for name, row in record["matrix"]["reference"].items():
+        assert set(row) == {"official", "no_mercy"}
         for cell in row.values():
-            assert len(cell["by_seed"]) == (1 if name == "tuned" else 2) and cell["deals"] == 4
+            assert len(cell["by_seed"]) == (1 if name == "reference" else 2) and cell["deals"] == 4
             assert cell["seed_min"] <= cell["win_rate"] <= cell["seed_max"]
-    assert record["matrix"]["tuned"]["tuned"]["official"]["win_rate"] == 0.5
-    diffs = record["differences"]["tuned"]
+    assert record["matrix"]["reference"]["reference"]["official"]["win_rate"] == 0.5
+    diffs = record["differences"]["reference"]
     assert {(d["a"], d["b"]) for d in diffs["specialist_minus_mixture"]} == {
-        (p, m) for p in ("official", "last_standing") for m in ("mixture", "mixture-2x")}
+        (p, m) for p in ("official", "no_mercy") for m in ("mixture", "mixture-2x")}
     assert {d["b"] for d in diffs["rules_minus_no_rules"]} == {"mixture-no-rules"}
     assert len(diffs["minus_reference"]) == 5 * 2
     for d in (d for part in diffs.values() for d in part):
         assert d["low"] <= d["mean"] <= d["high"]
     text = (out / "matrix.md").read_text()
-    assert "| mixture-no-rules |" in text and "### Verdicts" in text and "| tuned |" in stdout
+    assert "| mixture-no-rules |" in text and "### Verdicts" in text and "| reference |" in stdout
+    assert "`tuned:preset=no_mercy` on no_mercy" in text
     assert (out / "heatmap.png").stat().st_size > 1000
     from uno_agents import make_agent
 
@@ -98,7 +104,7 @@ def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Pat
     assert {p: p.stat().st_mtime_ns for p in out.rglob("policy.safetensors")} == models
     # a cell lost (a kill while it played) is the only one played again
     cells = json.loads((out / "cells.json").read_text())
-    del cells["tuned|mixture|1|official"]
+    del cells["reference|mixture|1|official"]
     (out / "cells.json").write_text(json.dumps(cells))
     run_script("cross_preset.py", *flags, "--resume")
     assert json.loads((out / "matrix.json").read_text())["cells_played_this_run"] == 1
@@ -115,7 +121,8 @@ def test_cross_preset_reuses_a_model_only_for_the_same_settings(tmp_path: Path) 
     assert "reusing" not in first and recorded("official")["net"] == "16"
     again = run_script("cross_preset.py", *flags, "--net", "16")
     assert again.count("reusing the model") == 5
-    other = run_script("cross_preset.py", *flags, "--net", "8", "--players", "3", "--retrain")
+    other = run_script("cross_preset.py", *flags, "--net", "8", "--players", "3", "--retrain",
+                       "--heuristic", "tuned")
     assert "reusing" not in other and other.count("replacing the run") == 5
     for row in ("official", "mixture", "mixture-no-rules"):
         assert (recorded(row)["net"], recorded(row)["players"]) == ("8", 3)
@@ -127,6 +134,8 @@ def test_cross_preset_checks_its_settings_before_writing_anything(tmp_path: Path
                        (["--presets", "official,nowhere"], "nowhere"),
                        (["--presets", "official"], "at least two presets"),
                        (["--heuristic", "nobody"], "nobody"),
+                       (["--players", "3"], "name none for 'official' at 3 players"),
+                       (["--reference", "nowhere.json"], "'nowhere.json' cannot be read"),
                        (["--train-opponent", "nobody"], "nobody")):
         done = run_failing("cross_preset.py", "--presets", "official,teams", *flags,
                            "--out", str(out))
