@@ -39,8 +39,12 @@ their medians: on a shared machine whose load changes from minute to minute the
 ratio of measurements taken seconds apart holds better than one of measurements
 minutes apart (:func:`bench_ratios`).
 
+Every table is also written, with the command, the commit, the date and the machine,
+to ``--record`` (``docs/results/bench.json``; with ``--rounds``,
+``docs/results/bench-ratios.json``): the figures of ``docs/benchmarks.md`` come from it.
+
 Usage: ``python experiments/bench.py [--seconds S] [--warmup S] [--search-calls N]
-[--tournament-games N] [--rounds N]`` (``make bench``).
+[--tournament-games N] [--rounds N] [--record PATH]`` (``make bench``).
 """
 
 from __future__ import annotations
@@ -52,10 +56,12 @@ guard("bench", __name__)
 import argparse
 import os
 import platform
+import shlex
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,17 +72,22 @@ from uno_env.deals import STREAM, deal_seed
 from uno_env.engine import Engine
 from uno_env.engine.core import default_backend
 from uno_env.envs.learner import LearnerCore
-from uno_env.evaluation.report import print_table
+from uno_env.evaluation.report import PrintedTables
 from uno_env.evaluation.simulate import observer, play_random_step
+from uno_env.files import check_output
 from uno_env.random_actions import random_legal_actions
 from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
+#: Where the records go.
+RESULTS = Path(__file__).resolve().parents[1] / "docs" / "results"
 BATCHES = (1, 64, 1024, 4096)
 #: Batch sizes also measured without the observation (mask + step + autoreset).
 BLIND_BATCHES = (1, 1024, 4096)
 #: Batch sizes also measured with the packed observation
 #: (``uno_env.engine.packed_rows.observe_packed``).
 PACKED_BATCHES = (1024, 4096)
+#: Every table printed, kept for the record (``--record``).
+TABLES = PrintedTables()
 #: Runs also measured on two threads: (games, observation).
 TWO_THREADS = ((1024, "float32"), (4096, "float32"), (4096, "none"), (1024, "packed"),
                (4096, "packed"))
@@ -271,8 +282,8 @@ def bench_aec(seconds: float, warmup: float) -> None:
         if ref is not None:
             row = (*row, f"{r.decisions_per_second / ref.decisions_per_second:.2f}x")
         rows.append(row)
-    print_table("AEC env, one game, random legal play through agent_iter() "
-                "(full wrapper stack; ratio: env / RLCard's)", header, rows)
+    TABLES.print("AEC env, one game, random legal play through agent_iter() "
+                 "(full wrapper stack; ratio: env / RLCard's)", header, rows)
 
 
 def time_vec_env(num_envs: int, seconds: float, warmup: float, seed: int = 0) -> float:
@@ -351,9 +362,9 @@ def bench_vec(seconds: float, warmup: float) -> None:
         core = time_bench_vec_env(n, seconds)
         vec = f"{time_vec_env(n, seconds, warmup):,.0f}" if sb3 else "n/a"
         rows.append((str(n), f"{core:,.0f}", vec))
-    print_table(f"Batched env, official rules, {PLAYERS} players, random learner and "
-                "random opponents (learner steps/s)",
-                ("envs", "bench_vec_env", "UnoVecEnv.step"), rows)
+    TABLES.print(f"Batched env, official rules, {PLAYERS} players, random learner and "
+                 "random opponents (learner steps/s)",
+                 ("envs", "bench_vec_env", "UnoVecEnv.step"), rows)
 
 
 #: The searches in use: the default budget, the budget that beats ``tuned`` heads-up,
@@ -381,9 +392,9 @@ def bench_search(calls: int) -> None:
             rate[compiled] = decisions_per_second(agent, rules, 1, calls)[1]
         rows.append((spec, f"{rate[True]:,.1f}", f"{rate[False]:,.1f}",
                      f"{rate[True] / rate[False]:.1f}x"))
-    print_table(f"Search, official rules, 2 players, one game at a time, {calls} calls "
-                "(decisions per CPU second; reference: the playout policy stepped in Python)",
-                ("agent", "compiled playouts", "Python playouts", "ratio"), rows)
+    TABLES.print(f"Search, official rules, 2 players, one game at a time, {calls} calls "
+                 "(decisions per CPU second; reference: the playout policy stepped in Python)",
+                 ("agent", "compiled playouts", "Python playouts", "ratio"), rows)
 
 
 #: The tournament's ways of playing: (name, threads, tables); the last is the reference.
@@ -414,9 +425,9 @@ def bench_tournament(games: int, batch: int = 4096, repeat: int = 3) -> None:
         rates = sorted(r.decisions / r.seconds for r in rs)
         rows.append((name, f"{rs[0].games:,}", f"{rs[0].decisions:,}", f"{rates[-1]:,.0f}",
                      f"{rates[0]:,.0f}", f"{best[name] / reference:.1f}x"))
-    print_table(f"Tournament, greedy x4, official rules, {PLAYERS} players, batch {batch:,} "
-                "(whole runs)", ("played", "games", "decisions", "decisions/s (best)",
-                                 "decisions/s (worst)", "/ reference"), rows)
+    TABLES.print(f"Tournament, greedy x4, official rules, {PLAYERS} players, batch {batch:,} "
+                 "(whole runs)", ("played", "games", "decisions", "decisions/s (best)",
+                                  "decisions/s (worst)", "/ reference"), rows)
 
 
 #: Batch sizes of the table of a step's parts.
@@ -494,11 +505,12 @@ def bench_ratios(rounds: int, seconds: float, warmup: float) -> None:
             for i, row in enumerate(table)]
     median = np.median(table, axis=0)
     rows.append(("median", *(f"{x:.1f}x" for x in median[:-1]), f"{median[-1]:,.0f}"))
-    print_table("The engine's decisions/s / RLCard env.run's (4 players, one thread), "
-                "interleaved rounds", ("round", *header), rows)
+    TABLES.print("The engine's decisions/s / RLCard env.run's (4 players, one thread), "
+                 "interleaved rounds", ("round", *header), rows)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="timed run per line")
     parser.add_argument("--warmup", type=float, default=1.0, help="untimed run before each")
@@ -508,9 +520,25 @@ def main() -> None:
                         help="games of the greedy x4 tournament, batch 4096 (0: none)")
     parser.add_argument("--rounds", type=int, default=0,
                         help="only the ratios to RLCard, in this many interleaved rounds")
-    args = parser.parse_args()
+    parser.add_argument("--record", type=Path,
+                        help="the JSON record of every table printed, with the command, "
+                             "commit, date and machine (default docs/results/bench.json, "
+                             "with --rounds docs/results/bench-ratios.json)")
+    args = parser.parse_args(argv)
+    record = args.record or RESULTS / ("bench-ratios.json" if args.rounds else "bench.json")
+    try:
+        check_output(record, "--record")
+    except ValueError as e:
+        raise SystemExit(f"bench: {e}") from None
+    command = shlex.join(["python", "experiments/bench.py", *argv])
+    measure(args)
+    TABLES.write(record, command)
+    print(f"wrote {record}")
 
-    print_table("Machine", ("item", "value"), [
+
+def measure(args: argparse.Namespace) -> None:
+    """Every table of the run ``args`` asks for."""
+    TABLES.print("Machine", ("item", "value"), [
         ("cpu", cpu_model()),
         ("cores", str(os.cpu_count())),
         ("python", platform.python_version()),
@@ -541,10 +569,10 @@ def main() -> None:
         engine_rows.append((str(g), backend, str(threads), OBSERVATION_NAMES[observation],
                             f"{t.decisions_per_second:,.0f}", f"{t.games_per_second:,.1f}",
                             f"{1e6 / t.decisions_per_second * g:,.0f}"))
-    print_table(f"Engine, official rules, {PLAYERS} players, random legal play "
-                "(mask + observe + step + autoreset)",
-                ("games", "backend", "threads", "observation", "decisions/s", "games/s",
-                 "us per step"), engine_rows)
+    TABLES.print(f"Engine, official rules, {PLAYERS} players, random legal play "
+                 "(mask + observe + step + autoreset)",
+                 ("games", "backend", "threads", "observation", "decisions/s", "games/s",
+                  "us per step"), engine_rows)
 
     try:
         import rlcard  # noqa: F401
@@ -562,22 +590,22 @@ def main() -> None:
                            for g, o, t in columns)))
         header = ("setup", "players", "decisions/s", "decisions/game",
                   *(line_name(*column) for column in columns))
-        print_table("RLCard UNO (one thread), random agents, env.run (ratios: the engine's "
-                    "decisions/s in this run / RLCard's; on one thread unless said)",
-                    header, rows)
+        TABLES.print("RLCard UNO (one thread), random agents, env.run (ratios: the engine's "
+                     "decisions/s in this run / RLCard's; on one thread unless said)",
+                     header, rows)
 
-    print_table(f"One step's parts, official rules, {PLAYERS} players, one thread (us per step)",
-                ("games", "observation", "mask", "observe", "random choice", "step", "resets",
-                 "total", "fill of an observation-sized array", "observation MB"),
-                [bench_step_parts(*line) for line in PARTS_LINES])
+    TABLES.print(f"One step's parts, official rules, {PLAYERS} players, one thread (us per step)",
+                 ("games", "observation", "mask", "observe", "random choice", "step", "resets",
+                  "total", "fill of an observation-sized array", "observation MB"),
+                 [bench_step_parts(*line) for line in PARTS_LINES])
 
     preset_rows = []
     for name in PRESETS:
         preset = Rules.preset(name)
         t = measure_throughput(preset, BATCHES[-1], seconds=args.seconds, warmup=args.warmup)
         preset_rows.append((name, str(preset.num_players), f"{t.decisions_per_second:,.0f}"))
-    print_table(f"Presets at {BATCHES[-1]} games", ("preset", "players", "decisions/s"),
-                preset_rows)
+    TABLES.print(f"Presets at {BATCHES[-1]} games", ("preset", "players", "decisions/s"),
+                 preset_rows)
 
     bench_aec(args.seconds, args.warmup)
     bench_vec(args.seconds, args.warmup)

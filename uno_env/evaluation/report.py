@@ -112,6 +112,30 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
     Console(width=max(120, sum(widths) + 3 * len(widths) + 4)).print(table)
 
 
+class PrintedTables:
+    """Tables printed as :func:`print_table` prints them and kept, so that a benchmark's
+    record holds every figure it showed: :meth:`write` saves them with the command, the
+    commit, the date and the machine (:func:`uno_env.tooling.machine.provenance`)."""
+
+    def __init__(self) -> None:
+        self.tables: list[dict[str, object]] = []
+
+    def print(self, title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        """Print one table and keep it."""
+        print_table(title, list(header), [list(r) for r in rows])
+        self.tables.append({"title": title, "header": list(header),
+                            "rows": [list(r) for r in rows]})
+
+    def write(self, path: Path, command: str) -> None:
+        """The record at ``path`` (atomically): provenance, the load average at the end
+        (the start's is in the tables) and every table kept."""
+        from ..tooling.machine import load_average, provenance
+
+        record = {**provenance(command), "load_at_end": load_average(),
+                  "tables": self.tables}
+        write_atomic(path, json.dumps(record, indent=1) + "\n")
+
+
 def print_results(results: Sequence[TournamentResult]) -> None:
     """Every tournament's table (and matrix heads-up), then the summary over presets."""
     for res in results:
