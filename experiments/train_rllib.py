@@ -23,8 +23,8 @@ cluster and ``--env-runners`` may be raised to spread sampling over its nodes.
 The run writes ``<out>/result.json``: per iteration the env steps sampled (one
 env step is one decision of one game), the wall seconds, the seconds spent
 sampling, the env steps/s sampled and overall (sampling and PPO update), and the
-total loss; plus the command, the load average and the seconds from the start to
-the end of the first iteration (``--profile`` adds ``profile.txt``).
+total loss; plus the command, the commit, the date, the machine, the load average and
+the seconds from the start to the end of the first iteration (``--profile`` adds ``profile.txt``).
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ require("train_rllib.py", "rllib", "train")
 
 from uno_env.cli import run_command
 from uno_env.tooling.dataclass_flags import HelpFormatter
+from uno_env.tooling.machine import provenance
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -200,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
             algo.stop()
     finally:
         ray.shutdown()
-    record = {"command": "python experiments/train_rllib.py " + shlex.join(argv),
+    record = {**provenance("python experiments/train_rllib.py " + shlex.join(argv)),
               "args": vars(args), "cpus": os.cpu_count(),
               "load_average": [round(x, 2) for x in os.getloadavg()],
               "seconds_to_first_iteration":

@@ -277,6 +277,7 @@ def test_train_rllib_runs_one_iteration(tmp_path: Path) -> None:
     assert row["sampled_env_steps_per_s"] >= row["env_steps_per_s"] > 0
     assert record["seconds_to_first_iteration"] > row["seconds"]
     assert record["command"].startswith("python experiments/train_rllib.py --players 2")
+    assert record["commit"] and record["date"] and record["machine"]["cores"] >= 1
 
 
 def test_train_sb3_without_memory_trains_a_policy_blind_to_it(tmp_path: Path) -> None:
