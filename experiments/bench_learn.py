@@ -42,7 +42,6 @@ import copy
 import dataclasses
 import json
 import os
-import platform
 import sys
 import time
 from dataclasses import dataclass
@@ -65,6 +64,8 @@ from uno_agents.training.workers import make_shards
 from uno_env import Rules
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.tooling.machine import machine as machine_now
+from uno_env.tooling.machine import provenance
 
 
 @dataclass
@@ -104,17 +105,10 @@ class Settings:
 
 
 def machine() -> dict[str, Any]:
-    """The CPU, its cores, the GPU if any, and the library versions."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    """The CPU, its cores, the GPU if any, the engine's backend and the library
+    versions."""
     gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
-    return {"cpu": cpu, "cores": os.cpu_count(), "gpu": gpu, "python": sys.version.split()[0],
+    return {**machine_now(), "gpu": gpu, "python": sys.version.split()[0],
             "torch": torch.__version__, "numpy": np.__version__,
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
@@ -316,8 +310,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     a, b, c = lines[0], lines[1], lines[2]
     speedups = [cc / aa for aa, cc in zip(a["round_steps_per_second"],
                                           c["round_steps_per_second"], strict=True)]
-    record = {"settings": dataclasses.asdict(cfg), "machine": machine(),
-              "command": "python experiments/bench_learn.py " + " ".join(argv or sys.argv[1:]),
+    command = "python experiments/bench_learn.py " + " ".join(argv or sys.argv[1:])
+    record = {**provenance(command), "settings": dataclasses.asdict(cfg), "machine": machine(),
               "lines": lines,
               "b_over_floor": float(np.median(b["round_over_floor"])),
               "round_speedups_over_sb3": speedups,

@@ -301,6 +301,7 @@ def test_bench_learn_measures_three_learners_and_ends_with_the_speedup(tmp_path:
     assert [line["learner"][:3] for line in record["lines"]] == ["(a)", "(b)", "(c)"]
     assert record["lines"][1]["parameters"] == record["lines"][0]["parameters"]
     assert record["multiply_adds_ratio"] < 0.25
+    assert record["commit"] and record["date"] and record["machine"]["cores"] >= 1
     for line in record["lines"][1:]:
         assert line["floor_steps_per_second"] > 0 and line["update_seconds"] > 0
 
