@@ -13,12 +13,14 @@ Runs, each in a fresh process on a fresh, empty kernel cache (a temporary
 3. the tournament on the compiled engine, on the now full cache (no compiling), for
    its speed.
 
-It prints the CPU seconds (user + system) and wall seconds of each. ``--groups`` with
-every group (``play seated search playouts threads``) measures the full warm-up of
-``make test``. CPU seconds hardly depend on other work on the machine; wall seconds do.
+It prints the CPU seconds (user + system) and wall seconds of each, and writes its
+tables with the command, the commit, the date and the machine to ``--record``
+(``docs/results/cold-start.json``). ``--groups`` with every group (``play seated search
+playouts threads``) measures the full warm-up of ``make test``. CPU seconds hardly
+depend on other work on the machine; wall seconds do.
 
-Usage: ``python experiments/cold_start.py [--games N] [--groups GROUP ...]``
-(``make cold-start``).
+Usage: ``python experiments/cold_start.py [--games N] [--groups GROUP ...]
+[--record PATH]`` (``make cold-start``).
 """
 
 from __future__ import annotations
@@ -31,13 +33,16 @@ import argparse
 import os
 import platform
 import resource
+import shlex
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from uno_env.cli import run_command
-from uno_env.evaluation.report import print_table
+from uno_env.evaluation.report import PrintedTables
+from uno_env.files import check_output
 from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
 #: What ``make run`` plays (the Makefile's RUN_AGENTS and GAMES).
@@ -45,6 +50,7 @@ RUN_AGENTS = "tuned,defender,greedy,random_play"
 RUN_GAMES = 600
 #: The kernel groups a tournament of score-table agents compiles on the compiled engine.
 TOURNAMENT_GROUPS = ("play", "seated")
+RECORD = Path(__file__).resolve().parents[1] / "docs" / "results" / "cold-start.json"
 
 
 def _child_cpu() -> float:
@@ -63,14 +69,23 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=RUN_GAMES,
                         help=f"games of the tournament (make run plays {RUN_GAMES})")
     parser.add_argument("--groups", nargs="+", default=list(TOURNAMENT_GROUPS),
                         help="kernel groups the compiled engine's warm-up compiles (default: "
                              "those of a tournament of score-table agents)")
+    parser.add_argument("--record", type=Path, default=RECORD,
+                        help="the JSON record of the tables printed, with the command, commit, "
+                             "date and machine (default docs/results/cold-start.json)")
     args = parser.parse_args(argv)
-    print_table("machine", ("item", "value"), [
+    try:
+        check_output(args.record, "--record")
+    except ValueError as e:
+        raise SystemExit(f"cold_start: {e}") from None
+    tables = PrintedTables()
+    tables.print("machine", ("item", "value"), [
         ("cpu", cpu_model()), ("cores", str(os.cpu_count())),
         ("python", platform.python_version()), ("engine", backend_version()),
         ("load average (1 min)", load_average())])
@@ -87,8 +102,10 @@ def main(argv: list[str] | None = None) -> None:
                  ("the tournament on the compiled engine, cache full",
                   timed(tournament, {**env, "UNO_ENV_BACKEND": "numba"}))]
     rows = [(name, f"{cpu:.1f}", f"{wall:.1f}") for name, (cpu, wall) in steps]
-    print_table(f"cold start, fresh kernel cache ({args.games} games of make run's tournament)",
-                ("step", "CPU s", "wall s"), rows)
+    tables.print(f"cold start, fresh kernel cache ({args.games} games of make run's tournament)",
+                 ("step", "CPU s", "wall s"), rows)
+    tables.write(args.record, shlex.join(["python", "experiments/cold_start.py", *argv]))
+    print(f"wrote {args.record}")
 
 
 if __name__ == "__main__":
