@@ -148,3 +148,11 @@ def test_rejoin_refuses_what_would_play(tmp_path: Path, flag: list[str]) -> None
         main(["leaderboard", "--rejoin", "--out", str(out), "--json", str(tmp_path / "b.json"),
               *flag])
     assert not out.exists()
+
+
+def test_a_probe_of_another_preset_is_not_joined(tmp_path: Path) -> None:
+    path = probe(tmp_path / "ppo.json", None, exploiter={"win_rate": 0.52}, gain=gain(0.02))
+    assert "2:tuned" in leaderboard.exploitability(path)
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps({**record, "preset": "no_mercy"}))
+    assert leaderboard.exploitability(path) == {}

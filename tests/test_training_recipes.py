@@ -169,6 +169,7 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
                str(distilled / "model.safetensors"), "--timesteps", "128", "--deals", "4",
                "--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--out", str(out))
     record = json.loads((out / "exploit.json").read_text())
+    assert record["preset"] == "official"
     assert [r["target"] for r in record["rows"]] == ["greedy", "random_play"]
     for row in record["rows"]:
         assert row["exploiter"]["games"] == 8
@@ -179,8 +180,10 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
 def test_exploit_probe_measures_a_search_best_response_alone(tmp_path: Path) -> None:
     out = tmp_path / "search"
     run_script("exploit.py", "--targets", "greedy", "--timesteps", "0", "--search-budget", "2",
-               "--search-deals", "3", "--out", str(out))
-    row = json.loads((out / "exploit.json").read_text())["rows"][0]
+               "--search-deals", "3", "--preset", "draw_return", "--out", str(out))
+    record = json.loads((out / "exploit.json").read_text())
+    assert record["preset"] == "draw_return"
+    row = record["rows"][0]
     assert "exploiter" not in row and row["target_sha256"] is None
     search = row["search"]
     assert search["spec"] == "ismcts:budget=2,opponent=greedy,prior=greedy"

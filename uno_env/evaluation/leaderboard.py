@@ -68,6 +68,8 @@ AGENTS = {2: [*HEURISTICS, "net:official-2p", "improved:official-2p-exit",
 REFERENCE = "tuned"
 #: The published deal set: tournament seed and deals per seating of each table.
 SEED = 2026
+#: The rules of the leaderboard's tables (exploit probes of other presets are not shown).
+PRESET = "official"
 DEALS = {2: 240, 4: 32}
 TINY_DEALS = {2: 2, 4: 1}
 TINY_AGENTS = {2: ["random", "greedy", "tuned", "ismcts:budget=2"],
@@ -84,7 +86,7 @@ PIECE_GAMES = 600
 class Settings:
     """What a leaderboard plays; a saved run is resumed only under the same settings."""
 
-    preset: str = "official"
+    preset: str = PRESET
     seed: int = SEED
     agents_2p: tuple[str, ...] = tuple(AGENTS[2])
     agents_4p: tuple[str, ...] = tuple(AGENTS[4])
@@ -376,6 +378,8 @@ def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
     if type(players) is not int:
         raise TypeError(f"its players {players!r} is not an integer")
     found: dict[str, dict[str, Any]] = {}
+    if record.get("preset", PRESET) != PRESET:
+        return found     # another preset's probe: not of these tables
     for row in record.get("rows", []):
         if not isinstance(row, dict) or not isinstance(row.get("exploiter", {}), dict) \
                 or not isinstance(row.get("search") or {}, dict) \
