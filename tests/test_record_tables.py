@@ -27,7 +27,6 @@ def write_page(tmp_path: Path, block: str) -> Path:
     (tmp_path / "r.json").write_text(json.dumps({
         "command": "python bench.py", "commit": "abc", "date": "2026-11-27",
         "machine": {"cpu": "CPU", "cores": 2, "backend": "numba", "load": "0.5"},
-        "load_at_end": "0.7",
         "tables": [{"title": "first", "header": ["a", "b"], "rows": [["1", "2|3"]]},
                    {"title": "second", "header": ["c"], "rows": [["4"]]}]}))
     page = tmp_path / "page.md"

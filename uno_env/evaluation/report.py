@@ -127,12 +127,11 @@ class PrintedTables:
                             "rows": [list(r) for r in rows]})
 
     def write(self, path: Path, command: str) -> None:
-        """The record at ``path`` (atomically): provenance, the load average at the end
-        (the start's is in the tables) and every table kept."""
-        from ..tooling.machine import load_average, provenance
+        """The record at ``path`` (atomically): provenance (its machine's load average
+        is the end's; a benchmark's first table has the start's) and every table kept."""
+        from ..tooling.machine import provenance
 
-        record = {**provenance(command), "load_at_end": load_average(),
-                  "tables": self.tables}
+        record = {**provenance(command), "tables": self.tables}
         write_atomic(path, json.dumps(record, indent=1) + "\n")
 
 

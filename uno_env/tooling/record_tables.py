@@ -48,8 +48,7 @@ def render(record: dict[str, Any], name: str, tables: Sequence[int] | None = Non
     lines.append(f"From [{Path(name).name}]({name}): `{record['command']}`, commit "
                  f"{record.get('commit')}, {record.get('date')}, {machine.get('cpu')} "
                  f"({machine.get('cores')} cores, {machine.get('backend')}), load average "
-                 f"{machine.get('load')} at the start and {record.get('load_at_end')} at "
-                 "the end.")
+                 f"{machine.get('load')} as it was written.")
     return "\n".join(lines) + "\n"
 
 
