@@ -75,3 +75,11 @@ def test_a_model_of_other_settings_is_kept_without_retrain(tmp_path: Path, cross
     cross.train_policies(args, configs)
     assert not (folder / "policy.safetensors").exists()
     assert cfg.out in [c.out for c in cross.trained]
+
+
+def test_the_reference_heuristic_is_each_presets_own(cross: Any, tmp_path: Path) -> None:
+    presets = ["official", "no_mercy", "teams"]
+    args = cross.parse_args(["--presets", ",".join(presets), "--out", str(tmp_path)])
+    assert cross.agent_specs("reference", presets, args) == {
+        "official": "tuned", "no_mercy": "tuned:preset=no_mercy", "teams": "tuned"}
+    assert cross.agent_specs("greedy", presets[:1], args) == {"official": "greedy"}

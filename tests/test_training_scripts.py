@@ -52,7 +52,7 @@ def test_train_sb3_self_play_on_a_preset_mixture(tmp_path: Path) -> None:
     assert make_agent(f"ppo:{policy}").name == f"ppo:{policy}"
 
 
-CROSS = ("--presets", "official,no_mercy", "--num-envs", "16", "--n-steps", "8",
+CROSS = ("--presets", "official,last_standing", "--num-envs", "16", "--n-steps", "8",
          "--batch-size", "64", "--net", "16", "--no-progress")
 
 
@@ -62,33 +62,33 @@ def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Pat
     flags = (*CROSS, "--budget", "100", "--seeds", "2", "--deals", "4", "--out", str(out))
     stdout = run_script("cross_preset.py", *flags, "--jobs", "2")
     record = json.loads((out / "matrix.json").read_text())
-    rows = {"official", "no_mercy", "mixture", "mixture-2x", "mixture-no-rules", "reference"}
+    rows = {"official", "last_standing", "mixture", "mixture-2x", "mixture-no-rules",
+            "reference"}
     assert set(record["matrix"]) == {"reference"} and set(record["matrix"]["reference"]) == rows
-    assert record["budgets"] == {"official": 128, "no_mercy": 128, "mixture": 128,
+    assert record["budgets"] == {"official": 128, "last_standing": 128, "mixture": 128,
                                  "mixture-2x": 256, "mixture-no-rules": 256, "reference": 0}
     # each preset's reference heuristic, chosen on selection deals
-    assert record["reference_specs"] == {"official": "tuned", "no_mercy": "tuned:preset=no_mercy"}
+    assert record["reference_specs"] == {"official": "tuned", "last_standing": "tuned"}
     cells = json.loads((out / "cells.json").read_text())
-    assert cells["reference|official|0|no_mercy"]["opponent_spec"] == "tuned:preset=no_mercy"
-    assert cells["reference|reference|-|no_mercy"]["model"] == "tuned:preset=no_mercy"
+    assert cells["reference|official|0|last_standing"]["opponent_spec"] == "tuned"
     assert record["cells_played_this_run"] == 5 * 2 * 2 + 2
     assert len(record["trained_this_run"]) == 10
     for name, row in record["matrix"]["reference"].items():
-        assert set(row) == {"official", "no_mercy"}
+        assert set(row) == {"official", "last_standing"}
         for cell in row.values():
             assert len(cell["by_seed"]) == (1 if name == "reference" else 2) and cell["deals"] == 4
             assert cell["seed_min"] <= cell["win_rate"] <= cell["seed_max"]
     assert record["matrix"]["reference"]["reference"]["official"]["win_rate"] == 0.5
     diffs = record["differences"]["reference"]
     assert {(d["a"], d["b"]) for d in diffs["specialist_minus_mixture"]} == {
-        (p, m) for p in ("official", "no_mercy") for m in ("mixture", "mixture-2x")}
+        (p, m) for p in ("official", "last_standing") for m in ("mixture", "mixture-2x")}
     assert {d["b"] for d in diffs["rules_minus_no_rules"]} == {"mixture-no-rules"}
     assert len(diffs["minus_reference"]) == 5 * 2
     for d in (d for part in diffs.values() for d in part):
         assert d["low"] <= d["mean"] <= d["high"]
     text = (out / "matrix.md").read_text()
     assert "| mixture-no-rules |" in text and "### Verdicts" in text and "| reference |" in stdout
-    assert "`tuned:preset=no_mercy` on no_mercy" in text
+    assert "`tuned` on official, last_standing" in text
     assert (out / "heatmap.png").stat().st_size > 1000
     from uno_agents import make_agent
 
