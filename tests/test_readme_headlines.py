@@ -1,6 +1,7 @@
 """Every headline figure of the README comes from a record: the win rates of its results
-paragraph are those of docs/results/headlines.json or of a shipped model's card, whose
-headlines other tests tie to their records and model files."""
+paragraph are those of docs/results/headlines.json, of a shipped model's card (whose
+headlines other tests tie to their records and model files) or of a training seed in a
+seed report."""
 
 from __future__ import annotations
 
@@ -19,9 +20,16 @@ def shown(row: dict) -> set[str]:
 
 
 def recorded() -> set[str]:
-    rows = json.loads((ROOT / "docs" / "results" / "headlines.json").read_text())["rows"]
+    """Headline rows, cards' headlines and every training seed of the seed reports
+    (``net-*.json``: the spreads the README states)."""
+    results = ROOT / "docs" / "results"
+    rows = json.loads((results / "headlines.json").read_text())["rows"]
     for card in (ROOT / "agents" / "models").glob("*.json"):
         rows += json.loads(card.read_text()).get("headline", [])
+    for report in results.glob("net-*.json"):
+        results_of = json.loads(report.read_text()).get("results")
+        if isinstance(results_of, dict):
+            rows += [row for opponent in results_of.values() for row in opponent["each"]]
     return {text for row in rows for text in shown(row)}
 
 
