@@ -77,6 +77,10 @@ def _module(target: str, spec: str) -> Any:
     separator, else an importable module."""
     if target.endswith(".py") or "/" in target or "\\" in target:
         return _module_of_file(Path(target), spec)
+    if not target or target.startswith("."):
+        raise SpecError(f"agent {spec!r}: {target!r} is not a module name (a relative "
+                        "name has no package to start from; a file is named with its .py "
+                        "suffix)")
     try:
         return importlib.import_module(target)
     except ModuleNotFoundError as err:

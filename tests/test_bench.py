@@ -57,11 +57,11 @@ def test_bench_vec_env_runs() -> None:
     assert bench.bench_vec_env(num_envs=64, steps=10) > 0
 
 
-def test_tournament_bench_prints_decisions_per_second(capsys) -> None:
+def test_tournament_bench_prints_decisions_per_second(capsys, tmp_path) -> None:
     import bench_tournament
 
     bench_tournament.main(["--games", "16", "--repeat", "1", "--batches", "8",
-                           "--line-ups", "greedy x4"])
+                           "--line-ups", "greedy x4", "--record", str(tmp_path / "b.json")])
     out = capsys.readouterr().out
     assert "greedy x4" in out and "decisions/s" in out
 

@@ -472,6 +472,8 @@ def test_make_agent_specs(name, key, value):
 @example(text="ppo:")
 @example(text="improved:")
 @example(text="net:nope")
+@example(text=".:_")
+@example(text="..x:Agent")
 def test_make_agent_any_text(text):
     from uno_agents import make_agent
 
