@@ -23,7 +23,7 @@ SOAK_SEED ?= 0
 # Processes `make strategies` plays its cells with (the numbers do not depend on it).
 JOBS ?= 2
 
-.PHONY: run test test-records docs bench bench-learn bench-tournament cold-start strategies soak lint clean train-install
+.PHONY: run test test-records test-slow docs bench bench-learn bench-tournament cold-start strategies soak lint clean train-install
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ test: $(VENV)/.test-installed
 # The checks that recompute a published record in full (minutes each; not in make test).
 test-records: $(VENV)/.test-installed
 	$(BIN)/python -m pytest -q -m records
+
+# Second integration runs of training scripts that make test already runs end to end
+# (reuse under other settings, two seeds at once; a few minutes; not in make test).
+test-slow: $(VENV)/.test-installed
+	$(BIN)/python -m pytest -n 2 -q -m slow
 
 # Serves the documentation with its API reference at http://127.0.0.1:8000.
 docs: $(VENV)/.test-installed

@@ -83,6 +83,7 @@ def test_work_without_a_record_of_its_settings_is_refused(tmp_path: Path) -> Non
 
 
 @pytest.mark.train
+@pytest.mark.slow
 def test_exploit_refuses_an_exploiter_trained_under_other_settings(tmp_path: Path) -> None:
     pytest.importorskip("safetensors")
     net = str(REPO / "agents" / "models" / "official-2p.safetensors")

@@ -237,6 +237,7 @@ def test_ppo_checkpoints_are_plain_tensors_and_resume_continues_them(tmp_path: P
     assert record["seconds"] >= first["seconds"]
 
 
+@pytest.mark.slow
 def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: Path) -> None:
     out = tmp_path / "cf"
     args = ["--teacher", "tuned", "--clone-opponents", "random_play", "--hidden", "16",

@@ -110,6 +110,7 @@ def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Pat
     assert json.loads((out / "matrix.json").read_text())["cells_played_this_run"] == 1
 
 
+@pytest.mark.slow
 def test_cross_preset_reuses_a_model_only_for_the_same_settings(tmp_path: Path) -> None:
     out = tmp_path / "cross"
     flags = (*CROSS[:-3], "--budget", "64", "--seeds", "1", "--deals", "1", "--no-progress",
