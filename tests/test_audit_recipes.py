@@ -114,6 +114,7 @@ def test_no_duplicate_deals_is_refused_by_name() -> None:
                      Rules.preset("official", num_players=2), 0)
 
 
+@pytest.mark.slow
 def test_the_same_distill_command_makes_the_same_network(tmp_path: Path) -> None:
     from safetensors.torch import load_file
 
