@@ -74,7 +74,6 @@ from uno_env.engine.core import default_backend
 from uno_env.envs.learner import LearnerCore
 from uno_env.evaluation.report import PrintedTables
 from uno_env.evaluation.simulate import observer, play_random_step
-from uno_env.files import check_output
 from uno_env.random_actions import random_legal_actions
 from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
@@ -526,10 +525,7 @@ def main(argv: list[str] | None = None) -> None:
                              "with --rounds docs/results/bench-ratios.json)")
     args = parser.parse_args(argv)
     record = args.record or RESULTS / ("bench-ratios.json" if args.rounds else "bench.json")
-    try:
-        check_output(record, "--record")
-    except ValueError as e:
-        raise SystemExit(f"bench: {e}") from None
+    PrintedTables.check(record, "bench")
     command = shlex.join(["python", "experiments/bench.py", *argv])
     measure(args)
     TABLES.write(record, command)

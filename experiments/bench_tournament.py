@@ -34,7 +34,6 @@ from uno_env import Rules
 from uno_env.cli import run_command
 from uno_env.evaluation.report import PrintedTables
 from uno_env.evaluation.tournament import tournament
-from uno_env.files import check_output
 from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
 LINE_UPS = {"greedy x4": ["greedy"] * 4, "greedy vs 3 random": ["greedy", "random", "random",
@@ -56,10 +55,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="the JSON record of the tables printed, with the command, commit, "
                              "date and machine (default docs/results/bench-tournament.json)")
     args = parser.parse_args(argv)
-    try:
-        check_output(args.record, "--record")
-    except ValueError as e:
-        raise SystemExit(f"bench_tournament: {e}") from None
+    PrintedTables.check(args.record, "bench_tournament")
     tables = PrintedTables()
     rules = Rules.preset("official", num_players=4)
     tables.print("machine", ("item", "value"), [

@@ -42,7 +42,6 @@ from pathlib import Path
 
 from uno_env.cli import run_command
 from uno_env.evaluation.report import PrintedTables
-from uno_env.files import check_output
 from uno_env.tooling.machine import backend_version, cpu_model, load_average
 
 #: What ``make run`` plays (the Makefile's RUN_AGENTS and GAMES).
@@ -80,10 +79,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="the JSON record of the tables printed, with the command, commit, "
                              "date and machine (default docs/results/cold-start.json)")
     args = parser.parse_args(argv)
-    try:
-        check_output(args.record, "--record")
-    except ValueError as e:
-        raise SystemExit(f"cold_start: {e}") from None
+    PrintedTables.check(args.record, "cold_start")
     tables = PrintedTables()
     tables.print("machine", ("item", "value"), [
         ("cpu", cpu_model()), ("cores", str(os.cpu_count())),

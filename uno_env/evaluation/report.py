@@ -126,6 +126,15 @@ class PrintedTables:
         self.tables.append({"title": title, "header": list(header),
                             "rows": [list(r) for r in rows]})
 
+    @staticmethod
+    def check(path: Path, program: str) -> None:
+        """Refuse, in one line naming ``program``, a record ``path`` that cannot be
+        written, before anything is measured."""
+        try:
+            check_output(path, "--record")
+        except ValueError as e:
+            raise SystemExit(f"{program}: {e}") from None
+
     def write(self, path: Path, command: str) -> None:
         """The record at ``path`` (atomically): provenance (its machine's load average
         is the end's; a benchmark's first table has the start's) and every table kept."""
