@@ -10,6 +10,10 @@ With ``--baseline NAME`` that agent plays the same deals against each opponent t
 and every agent's win rate comes with its difference to the baseline's, paired by
 deal, and the difference's 95% interval ("beats X by more than the baseline does"
 needs it above 0). Prints a table and writes ``--out`` (JSON) when given.
+
+``--purpose selection`` plays stream ``--seed`` of the selection deals instead
+(:mod:`uno_env.deals`): the deals to choose on (a stopping point, a seed, whether a
+run goes on), so that the choice never sees the deals of a final evaluation.
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "count give the same deals as `uno-env tournament` and the "
                              "leaderboard (default: %(default)s, the deals of the published "
                              "headlines)")
+    parser.add_argument("--purpose", choices=("evaluation", "selection"), default="evaluation",
+                        help="whose deals --seed names: final evaluations, or the selection "
+                             "deals choices are made on (default: %(default)s)")
     parser.add_argument("--baseline", default=None,
                         help="an agent whose wins on the same deals each agent is compared to")
     parser.add_argument("--out", default=None, help="write the rows as JSON here")
@@ -121,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         rules = Rules.preset(args.preset, num_players=args.players)
         agents, opponents = build(args.agents), build(args.opponents)
         baseline = make_agent(args.baseline) if args.baseline else None
-        first = deal_seed("evaluation", args.seed, 0, args.deals)
+        first = deal_seed(args.purpose, args.seed, 0, args.deals)
         if args.out:
             check_output(args.out, "--out")
         if args.save_games:   # the folder is made before the games, not after them

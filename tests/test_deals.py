@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from inline import run_inline
 
 from uno_env import Rules
 from uno_env.deals import (
@@ -75,6 +79,24 @@ def test_a_seed_means_the_same_deals_in_a_tournament_and_a_duplicate_evaluation(
     other = deal_wins(make_agent("tuned"), make_agent("greedy"), rules, deals,
                       deal_seed("evaluation", 8, 0, deals))
     assert (other != by_deal).any()           # another seed: other deals
+
+
+def test_evaluate_plays_the_selection_deals_it_is_asked_for(tmp_path: Path) -> None:
+    """``evaluate.py --purpose selection`` plays stream ``--seed`` of the selection
+    namespace and says so in its record; ``--purpose`` takes no other namespace."""
+    for purpose in ("selection", "evaluation"):
+        out = tmp_path / f"{purpose}.json"
+        done = run_inline("evaluate.py", "--agents", "greedy", "--opponents", "random_play",
+                          "--deals", "40", "--seed", "3", "--purpose", purpose,
+                          "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        record = json.loads(out.read_text())
+        assert record["deals"] == describe(deal_seed(purpose, 3, 0, 40), 40)
+        assert record["deals"]["namespace"] == purpose
+    assert "--purpose selection" in json.loads(
+        (tmp_path / "selection.json").read_text())["command"]
+    bad = run_inline("evaluate.py", "--agents", "greedy", "--purpose", "training")
+    assert bad.returncode == 2 and "invalid choice: 'training'" in bad.stderr
 
 
 def test_the_leaderboard_seed_is_a_tournament_seed() -> None:
