@@ -214,9 +214,10 @@ def kept_work(cfg: Config, resume: bool) -> str:
         return "" if resume else ("an interrupted run of these settings: --resume "
                                   "continues it, --retrain replaces it")
     if read_json(out / "settings.json") == model_settings(asdict(cfg)) \
-            and not (out / "config.json").exists():
-        return ("an unfinished run of these settings without a checkpoint: --retrain "
-                "replaces it")
+            and not (out / "config.json").exists():   # stopped before its first checkpoint
+        return "" if resume else ("an unfinished run of these settings without a "
+                                  "checkpoint: --resume starts it again, --retrain "
+                                  "replaces it")
     return "a model or run of other settings: --retrain replaces it, or choose another --out"
 
 
@@ -297,7 +298,8 @@ def train_policies(args: argparse.Namespace,
             todo.append(replace(cfg, resume=True))
             continue
         if Path(cfg.out).exists():   # with --retrain, or a folder with nothing saved in it
-            print(f"{where}: replacing the run in {cfg.out} (--retrain)")
+            print(f"{where}: replacing the run in {cfg.out} "
+                  f"({'--retrain' if args.retrain else 'no checkpoint saved'})")
             shutil.rmtree(cfg.out)
         Path(cfg.out).mkdir(parents=True)
         write_atomic(Path(cfg.out) / "settings.json",

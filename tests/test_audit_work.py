@@ -57,6 +57,23 @@ def test_a_rerun_without_resume_keeps_an_interrupted_run(tmp_path: Path, cross: 
     assert {p: p.read_bytes() for p in saved} == saved
 
 
+def test_resume_starts_again_a_run_stopped_before_its_first_checkpoint(
+        tmp_path: Path, cross: Any) -> None:
+    """A ``--jobs`` run writes every model's settings before training any: after
+    Ctrl-C, the models it never reached hold their settings alone, which ``--resume``
+    trains from the start (nothing saved is lost) and a plain rerun keeps."""
+    args, configs = rows(cross, tmp_path)
+    cfg = configs[("official", 0)]
+    Path(cfg.out).mkdir(parents=True)
+    (Path(cfg.out) / "settings.json").write_text(json.dumps(cross.model_settings(asdict(cfg))))
+    with pytest.raises(SystemExit, match="without a checkpoint: --resume starts it again"):
+        cross.train_policies(args, configs)
+    assert cross.trained == []
+    args, configs = rows(cross, tmp_path, "--resume")
+    cross.train_policies(args, configs)
+    assert [c.resume for c in cross.trained if c.out == cfg.out] == [False]
+
+
 def test_a_model_of_other_settings_is_kept_without_retrain(tmp_path: Path, cross: Any
                                                            ) -> None:
     args, configs = rows(cross, tmp_path)
