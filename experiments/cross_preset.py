@@ -196,28 +196,31 @@ def cached(cfg: Config) -> bool:
         and model_settings(recorded) == model_settings(asdict(cfg))
 
 
-def resumable(cfg: Config) -> bool:
-    """Whether ``cfg.out`` holds an interrupted run of ``cfg``'s settings with a checkpoint."""
+def unfinished(cfg: Config) -> bool:
+    """Whether ``cfg.out`` holds a run of ``cfg``'s settings that did not finish."""
     out = Path(cfg.out)
     return read_json(out / "settings.json") == model_settings(asdict(cfg)) \
-        and not (out / "config.json").exists() and last_checkpoint(out) is not None
+        and not (out / "config.json").exists()
+
+
+def resumable(cfg: Config) -> bool:
+    """Whether ``cfg.out`` holds an interrupted run of ``cfg``'s settings with a checkpoint."""
+    return unfinished(cfg) and last_checkpoint(Path(cfg.out)) is not None
 
 
 def kept_work(cfg: Config, resume: bool) -> str:
     """What in ``cfg.out`` a run of ``cfg`` without ``--retrain`` would have to delete
     ("" when nothing: no folder, an empty one, a model of these settings, or, with
-    ``resume``, an interrupted run of them)."""
+    ``resume``, an unfinished run of them)."""
     out = Path(cfg.out)
-    if not out.is_dir() or not any(out.iterdir()) or cached(cfg):
+    if not out.is_dir() or not any(out.iterdir()) or cached(cfg) or \
+            (resume and unfinished(cfg)):
         return ""
     if resumable(cfg):
-        return "" if resume else ("an interrupted run of these settings: --resume "
-                                  "continues it, --retrain replaces it")
-    if read_json(out / "settings.json") == model_settings(asdict(cfg)) \
-            and not (out / "config.json").exists():   # stopped before its first checkpoint
-        return "" if resume else ("an unfinished run of these settings without a "
-                                  "checkpoint: --resume starts it again, --retrain "
-                                  "replaces it")
+        return "an interrupted run of these settings: --resume continues it, --retrain replaces it"
+    if unfinished(cfg):   # stopped before its first checkpoint
+        return ("an unfinished run of these settings without a checkpoint: --resume starts "
+                "it again, --retrain replaces it")
     return "a model or run of other settings: --retrain replaces it, or choose another --out"
 
 
@@ -255,14 +258,10 @@ def run_jobs(args: argparse.Namespace, fn: Callable, jobs: Iterable[tuple],
     bar = progress_bar(args, len(jobs), unit)
     with executor(args.jobs) as pool:
         futures: list[Future] = [pool.submit(fn, *job) for job in jobs]
-        try:
+        try:   # leaving the pool by an exception starts no further job
             for job, future in zip(jobs, futures, strict=True):
                 done(job, future.result())
                 bar.update()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
         finally:
             bar.close()
 
