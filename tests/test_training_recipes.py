@@ -170,6 +170,9 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
                "--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--out", str(out))
     record = json.loads((out / "exploit.json").read_text())
     assert record["preset"] == "official"
+    assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
+                               "last": 1_000_003, "count": 4}
+    assert record["commit"] and record["machine"]["cores"] >= 1 and record["date"]
     assert [r["target"] for r in record["rows"]] == ["greedy", "random_play"]
     for row in record["rows"]:
         assert row["exploiter"]["games"] == 8
@@ -183,6 +186,7 @@ def test_exploit_probe_measures_a_search_best_response_alone(tmp_path: Path) -> 
                "--search-deals", "3", "--preset", "draw_return", "--out", str(out))
     record = json.loads((out / "exploit.json").read_text())
     assert record["preset"] == "draw_return"
+    assert record["deals"]["count"] == 3 and record["deals"]["namespace"] == "evaluation"
     row = record["rows"][0]
     assert "exploiter" not in row and row["target_sha256"] is None
     search = row["search"]
