@@ -119,6 +119,20 @@ def test_a_ppo_exploiter_and_search_best_responses_of_one_target_join_one_entry(
         assert entry["search"]["command"] == "probe large.json"
 
 
+def test_of_several_ppo_exploiters_of_one_target_the_longest_trained_is_joined(
+        tmp_path: Path) -> None:
+    short = probe(tmp_path / "a-short.json", None, exploiter={"win_rate": 0.55}, gain=gain(0.05))
+    long = probe(tmp_path / "b-long.json", None, exploiter={"win_rate": 0.51}, gain=gain(0.01))
+    record = json.loads(long.read_text())
+    long.write_text(json.dumps({**record, "timesteps": 5000}))
+    search = probe(tmp_path / "c-search.json", 64, search={"win_rate": 0.45, "games": 300,
+                                                          "gain": gain(-0.05)})
+    for order in ([short, long, search], [search, long, short]):
+        entry = leaderboard.exploitability(*order)["2:tuned"]
+        assert (entry["timesteps"], entry["win_rate"]) == (5000, 0.51)
+        assert entry["command"] == "probe b-long.json" and entry["search"]["budget"] == 64
+
+
 def test_rejoin_puts_todays_exploit_records_beside_the_rows_and_plays_nothing(
         tmp_path: Path) -> None:
     assert board(tmp_path) == 0
@@ -136,6 +150,7 @@ def test_rejoin_puts_todays_exploit_records_beside_the_rows_and_plays_nothing(
     assert joined["exploits_joined_by"].startswith("uno-env leaderboard --rejoin")
     page = (tmp_path / "b.md").read_text()
     assert "search best response's gain" in page and "-5.0 [-6.0, -4.0] (budget 64)" in page
+    assert "+2.0 [+1.0, +3.0] (1,000 decisions)" in page
     for table, before in zip(joined["tables"], record["tables"], strict=True):
         assert table["tournament"] == before["tournament"]
 

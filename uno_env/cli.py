@@ -687,10 +687,12 @@ def build_parser() -> argparse.ArgumentParser:
                                     "docs/results/leaderboard.json, the published one; "
                                     "--tiny: the smoke run's)")
     led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json,"
+                                          "docs/results/exploit-ppo,"
                                           "docs/results/exploit-search",
                      help="experiments/exploit.py records to read exploitability from, "
                           "comma-separated, a folder for its *.json (default: the heads-up "
-                          "and the 4-player probe and the search best responses)")
+                          "and the 4-player probe, the later PPO exploiters and the search "
+                          "best responses)")
     led.add_argument("--rejoin", action="store_true",
                      help="play nothing: read the --exploit records again into the record "
                           "--json and rewrite its page --out (exploit probes come after "

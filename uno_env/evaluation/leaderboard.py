@@ -330,9 +330,9 @@ def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
     """Exploiter win rates from ``experiments/exploit.py`` records (one per table size,
     e.g. heads-up and 4 players; a folder stands for its ``*.json`` records), keyed by
     :func:`exploit_key`. A PPO exploiter and a search best response of the same target
-    join one entry; of several search best responses the one with the largest budget is
-    kept. A missing record adds nothing, a damaged or malformed one is a ``ValueError``
-    naming it."""
+    join one entry; of several PPO exploiters the one trained longest is kept, and of
+    several search best responses the one with the largest budget. A missing record adds
+    nothing, a damaged or malformed one is a ``ValueError`` naming it."""
     found: dict[str, dict[str, Any]] = {}
     files = [f for path in paths
              for f in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
@@ -347,8 +347,11 @@ def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
                              ) from None
         for key, entry in rows.items():
             joined = found.setdefault(key, {})
-            search = joined.get("search")
-            joined.update({k: v for k, v in entry.items() if k != "search"})
+            search = joined.pop("search", None)
+            ppo = {k: v for k, v in entry.items() if k != "search"}
+            if ppo and (ppo.get("timesteps") or 0) >= (joined.get("timesteps") or 0):
+                joined.clear()
+                joined.update(ppo)
             joined["search"] = max((s for s in (search, entry.get("search")) if s),
                                    key=lambda s: (s.get("budget") or 0, s.get("games", 0)),
                                    default=None)
@@ -570,7 +573,9 @@ def markdown(record: dict[str, Any]) -> str:
             if has_exploit:
                 cells.append(f"{_pct(e['win_rate'])} [{_pct(e['low'])}, {_pct(e['high'])}]"
                              if "win_rate" in e else "-")
-                cells.append(_points(e["gain"], 1, pct=True) if e.get("gain") else "-")
+                cells.append(_points(e["gain"], 1, pct=True)
+                             + (f" ({e['timesteps']:,} decisions)" if e.get("timesteps") else "")
+                             if e.get("gain") else "-")
             if has_search:
                 s = e.get("search")
                 cells.append(_points(s["gain"], 1, pct=True)
@@ -581,9 +586,10 @@ def markdown(record: dict[str, Any]) -> str:
     if any("exploiter" in r for t in record["tables"] for r in t["rows"]):
         lines += ["Exploiters (`experiments/exploit.py`, its records under docs/results/): a "
                   "PPO best response trained against the agent alone from a fixed start "
-                  "network, and where measured a search best response (`ismcts` with the "
-                  "agent itself as its model of the opponents and as its prior; the largest "
-                  "budget of playouts a decision that was measured, `exploit.py "
+                  "network (of several, the longest trained: its learner decisions stand "
+                  "beside its gain), and where measured a search best response (`ismcts` "
+                  "with the agent itself as its model of the opponents and as its prior; "
+                  "the largest budget of playouts a decision that was measured, `exploit.py "
                   "--timesteps 0` records under docs/results/exploit-search/); each gain "
                   "is over its start on the same deals, paired by deal. A model's row is "
                   "joined by the SHA-256 of its file, so a probe of an earlier version of "
