@@ -125,14 +125,15 @@ def test_the_published_exploit_records_name_the_files_they_measured() -> None:
     assert f"4:sha256:{digest}" in found
 
 
-def test_the_search_best_response_records_name_the_shipped_files_they_measured() -> None:
-    records = sorted((MODELS_DIR.parents[1] / "docs" / "results" / "exploit-search").glob(
-        "*.json"))
+@pytest.mark.parametrize("folder", ["exploit-search", "exploit-ppo"])
+def test_the_best_response_records_name_the_shipped_files_they_measured(folder: str) -> None:
+    records = sorted((MODELS_DIR.parents[1] / "docs" / "results" / folder).glob("*.json"))
     assert records
     for path in records:
         for row in json.loads(path.read_text())["rows"]:
             shipped = MODELS_DIR / (row["target"].removeprefix("net:") + ".safetensors")
             assert row["target_sha256"] == _digest(shipped), path.name
-            search = row["search"]
-            assert search["low"] <= search["win_rate"] <= search["high"]
-            assert search["gain"]["low"] <= search["gain"]["mean"] <= search["gain"]["high"]
+            response = row.get("search") or row["exploiter"]
+            gain = (row.get("search") or row)["gain"]
+            assert response["low"] <= response["win_rate"] <= response["high"]
+            assert gain["low"] <= gain["mean"] <= gain["high"]
