@@ -167,7 +167,8 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
     out = tmp_path / "probe"
     run_script("exploit.py", "--targets", "greedy,random_play", "--init-net",
                str(distilled / "model.safetensors"), "--timesteps", "128", "--deals", "4",
-               "--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--out", str(out))
+               "--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--curve-every", "128",
+               "--curve-deals", "2", "--out", str(out))
     record = json.loads((out / "exploit.json").read_text())
     assert record["preset"] == "official"
     assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
@@ -176,6 +177,8 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
     assert [r["target"] for r in record["rows"]] == ["greedy", "random_play"]
     for row in record["rows"]:
         assert row["exploiter"]["games"] == 8
+        curve = row["curve"]            # the exploiter against its own target, start to end
+        assert [p["decisions"] for p in curve] == [0, 128] and curve[0]["games"] == 4
         assert row["gain"]["low"] <= row["gain"]["mean"] <= row["gain"]["high"]
     assert "| `greedy` | PPO exploiter |" in (out / "exploit.md").read_text()
 
