@@ -90,13 +90,14 @@ from uno_agents.policy import PolicyAgent
 from uno_agents.training.sb3 import Config, last_checkpoint, train
 from uno_env import PRESETS, Rules
 from uno_env.cli import integer_from, run_command
-from uno_env.deals import deal_seed
+from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import deal_wins, mean_interval, win_rate
 from uno_env.evaluation.references import RECORD as REFERENCE_RECORD
 from uno_env.evaluation.references import reference_of
 from uno_env.evaluation.tournament import SEED_MAX
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import HelpFormatter
+from uno_env.tooling.machine import provenance
 from uno_env.tooling.parallel import executor
 
 MIXTURE = "mixture"
@@ -496,8 +497,9 @@ def tables(record: dict[str, Any]) -> str:
     """``matrix.md``: win rates, seed spreads, differences and verdicts."""
     presets, reference = record["presets"], record["reference"]
     lines = ["# Cross-preset study", "", f"`{record['command']}`", "",
-             f"Win rates in %, mean over seeds with its 95% interval over {record['deals']} "
-             f"duplicate deals (deal seeds {record['deal_seeds'][0]}.."
+             "Win rates in %, mean over seeds with its 95% interval over "
+             f"{record['deals']['count']} {record['deals']['namespace']} duplicate deals "
+             f"(deal seeds {record['deal_seeds'][0]}.."
              f"{record['deal_seeds'][-1]}, the same for every cell); below each, the seeds' "
              "range. Differences are paired by deal, in percentage points. Intervals are over "
              "deals for these training seeds.", ""]
@@ -638,14 +640,14 @@ def main(argv: list[str] | None = None) -> None:
     players = {p: table_size(p, args.players) for p in presets}
     budgets = {name: next(cfg.trained_timesteps() for (n, _), cfg in rows.items() if n == name)
                for name in names[:-1]}
+    command = "python experiments/cross_preset.py " + shlex.join(argv)
     record = {
-        "command": "python experiments/cross_preset.py " + shlex.join(argv),
+        **provenance(command, describe(args.first_deal, args.deals)),
         "args": {**vars(args), "reference": str(args.reference)}, "presets": presets,
         "heuristic": args.heuristic, "reference": args.heuristic,
         "reference_specs": agent_specs(args.heuristic, presets, args), "opponents": opponents,
         "budgets": {**budgets, args.heuristic: 0},
         "seeds": list(range(args.seed, args.seed + args.seeds)),
-        "deals": args.deals,
         "deal_seeds": [args.first_deal, args.first_deal + args.deals - 1],
         "trained_this_run": trained, "cells_played_this_run": played,
         "train_seconds": round(middle - start, 1),

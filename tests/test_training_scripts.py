@@ -62,6 +62,8 @@ def test_cross_preset_runs_the_study_and_resumes_without_replaying(tmp_path: Pat
     flags = (*CROSS, "--budget", "100", "--seeds", "2", "--deals", "4", "--out", str(out))
     stdout = run_script("cross_preset.py", *flags, "--jobs", "2")
     record = json.loads((out / "matrix.json").read_text())
+    assert record["deals"]["namespace"] == "evaluation" and record["deals"]["count"] == 4
+    assert record["commit"] and record["machine"]["cores"] >= 1 and record["date"]
     rows = {"official", "last_standing", "mixture", "mixture-2x", "mixture-no-rules",
             "reference"}
     assert set(record["matrix"]) == {"reference"} and set(record["matrix"]["reference"]) == rows
