@@ -3,7 +3,7 @@ one rules-conditioned policy over every preset match the specialists?
 
 The full study (all presets, heads-up; see ``--help`` for every flag)::
 
-    python experiments/cross_preset.py --budget 150000 --seeds 3 --deals 300 --jobs 2 \\
+    python experiments/cross_preset.py --budget 200000 --seeds 3 --deals 300 --jobs 2 \\
         --out runs/cross_preset
 
 **Rows** (policies; every trained row with ``--seeds`` seeds ``--seed``,
