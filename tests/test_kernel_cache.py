@@ -272,7 +272,7 @@ def test_one_process_compiles_while_the_others_wait(tmp_path):
     loads what the first compiled instead of compiling it too."""
     env = {"NUMBA_CACHE_DIR": str(tmp_path)}
     holder = ("import time\nfrom uno_env.engine.compiled import CACHE\n"
-              "with CACHE.locked():\n    print('holding', flush=True)\n    time.sleep(4)\n"
+              "with CACHE.locked():\n    print('holding', flush=True)\n    time.sleep(7)\n"
               + "".join(f"    {line}\n" for line in MIX64.splitlines()))
     first = start(holder, env, "holding")
     second = run(MIX64_MISSES, env)

@@ -94,7 +94,7 @@ def _sha256(path: Path) -> str:
 #: Name of the lock file in a cache directory.
 LOCK = "compile.lock"
 #: Seconds a process waits for the lock before saying that it waits.
-PATIENCE = 1.0
+PATIENCE = 3.0
 
 
 class KernelCache:
@@ -129,8 +129,9 @@ class KernelCache:
         try:
             self.lock.acquire(timeout=PATIENCE)
         except Timeout:
-            _warn(f"waiting for another process compiling the engine kernels in "
-                  f"{self.directory}", stacklevel=5)
+            _warn(f"waiting for another process that holds the engine kernels' cache in "
+                  f"{self.directory} (compiling them, or loading them on a busy machine)",
+                  stacklevel=5)
             self.lock.acquire()
         try:
             yield
