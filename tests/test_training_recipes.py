@@ -183,6 +183,20 @@ def test_exploit_probe_trains_an_exploiter_per_target_and_measures_its_gain(
     assert "| `greedy` | PPO exploiter |" in (out / "exploit.md").read_text()
 
 
+def test_exploit_device_puts_the_exploiter_and_a_network_target_on_it(
+        distilled: Path, tmp_path: Path) -> None:
+    target = f"net:{distilled / 'model.safetensors'}"
+    run_script("exploit.py", "--targets", target, "--init-net",
+               str(distilled / "model.safetensors"), "--timesteps", "128", "--deals", "2",
+               "--num-envs", "8", "--n-steps", "16", "--batch-size", "64", "--device", "cpu",
+               "--out", str(tmp_path / "probe"))
+    trained = next((tmp_path / "probe").glob("net-*/record.json"))
+    config = json.loads(trained.read_text())["config"]
+    assert (config["opponents"], config["device"]) == (f"{target},device=cpu", "cpu")
+    record = json.loads((tmp_path / "probe" / "exploit.json").read_text())
+    assert record["rows"][0]["target"] == target and record["rows"][0]["target_sha256"]
+
+
 def test_exploit_probe_measures_a_search_best_response_alone(tmp_path: Path) -> None:
     out = tmp_path / "search"
     run_script("exploit.py", "--targets", "greedy", "--timesteps", "0", "--search-budget", "2",
