@@ -20,7 +20,6 @@ MEASURED_BEFORE_PROVENANCE = frozenset({
     "exit_rp_duel.json", "expert-iteration-2p.json", "exploit-4p-previous.json",
     "exploit-4p.json", "exploit-search/draw_return-2p-budget32.json",
     "exploit-search/house_dobon-2p-budget32.json", "exploit-search/no_mercy-2p-budget32.json",
-    "exploit-search/official-2p-budget32.json",
     "exploit-search/official-2p-scratch-budget128.json",
     "exploit-search/official-2p-scratch-budget32.json",
     "exploit-search-previous/official-2p-budget128.json",
