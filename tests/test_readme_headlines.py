@@ -55,7 +55,6 @@ def test_every_win_rate_of_the_readme_results_is_a_recorded_one() -> None:
     assert [f for f in figures if f not in allowed] == []
 
 
-
 def has_provenance(path: Path) -> bool:
     """Whether a record says its command, commit, date, machine and evaluation deals."""
     record = json.loads(path.read_text())

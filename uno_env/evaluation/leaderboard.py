@@ -346,16 +346,19 @@ def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
                              f"({type(e).__name__}: {' '.join(str(e).split())[:100]})"
                              ) from None
         for key, entry in rows.items():
-            joined = found.setdefault(key, {})
-            search = joined.pop("search", None)
-            ppo = {k: v for k, v in entry.items() if k != "search"}
-            if ppo and (ppo.get("timesteps") or 0) >= (joined.get("timesteps") or 0):
-                joined.clear()
-                joined.update(ppo)
-            joined["search"] = max((s for s in (search, entry.get("search")) if s),
-                                   key=lambda s: (s.get("budget") or 0, s.get("games", 0)),
-                                   default=None)
+            old = found.get(key, {})
+            # the newer record first: of two exploiters trained as long, it is kept
+            ppo = max((p for p in (_ppo_part(entry), _ppo_part(old)) if p),
+                      key=lambda p: p.get("timesteps") or 0, default={})
+            search = max((s for s in (old.get("search"), entry.get("search")) if s),
+                         key=lambda s: (s.get("budget") or 0, s.get("games", 0)), default=None)
+            found[key] = {**ppo, "search": search}
     return found
+
+
+def _ppo_part(entry: dict[str, Any]) -> dict[str, Any]:
+    """An exploitability entry without its search best response: the PPO exploiter."""
+    return {k: v for k, v in entry.items() if k != "search"}
 
 
 def exploit_key(players: int, target: str, target_sha256: str | None) -> str:
