@@ -374,3 +374,24 @@ def test_the_launcher_imports_nothing_heavy() -> None:
              "\n")
     done = run_probe(probe)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_numba_reads_the_structs_types_without_running_python_code() -> None:
+    """numba's dispatcher reads each argument's ``_numba_type_`` from C and clears any
+    exception raised meanwhile: a Ctrl-C raised in Python code run by that read was
+    dropped, and ``uno-env simulate`` played on (seen as one Ctrl-C in three, a moment
+    after the kernels loaded). The engine's structs answer from their own ``__dict__``."""
+    pytest.importorskip("numba")
+    from uno_env import Rules
+    from uno_env.engine.compiled.layout import rules_struct, state_struct
+    from uno_env.engine.state import State
+
+    rules, state = rules_struct(Rules.preset("official")), state_struct(State.empty(2, 2))
+    called: list[str] = []
+    sys.setprofile(lambda frame, event, _: called.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    try:
+        types = rules._numba_type_, state._numba_type_
+    finally:
+        sys.setprofile(None)
+    assert called == [] and None not in types, called

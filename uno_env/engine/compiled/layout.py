@@ -12,6 +12,7 @@ arrays), so kernel code reads ``s.hands[g, p, k]`` and
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import TypeVar
 
 import numpy as np
 from numba import njit, types
@@ -55,13 +56,35 @@ class _RulesType(types.StructRef):
         return tuple((name, types.unliteral(t)) for name, t in members)
 
 
+class _TypeInInstance:
+    """``_numba_type_`` read from the instance's own ``__dict__``, with no Python code.
+
+    numba's dispatcher asks each argument for ``_numba_type_`` from C, in a way that
+    clears any exception raised meanwhile; numba's own property runs Python code, so a
+    Ctrl-C arriving in it was raised there and silently dropped (the command played
+    on). A non-data descriptor lets the instance's ``__dict__`` answer instead: filled
+    when the struct is built here, or else by the first read."""
+
+    def __get__(self, obj: object, owner: type) -> object:
+        if obj is None:
+            return self
+        vars(obj)["_numba_type_"] = obj._type   # type: ignore[attr-defined]
+        return obj._type                         # type: ignore[attr-defined]
+
+
 class StateStruct(structref.StructRefProxy):
     """The fields of State, in order (see ``state.py``)."""
+
+    _numba_type_ = _TypeInInstance()
 
 
 class RulesStruct(structref.StructRefProxy):
     """The fields of :data:`RULES_STRUCT_FIELDS`."""
 
+    _numba_type_ = _TypeInInstance()
+
+
+StructT = TypeVar("StructT", StateStruct, RulesStruct)
 
 structref.define_proxy(StateStruct, _StateType, list(STATE_FIELDS))
 structref.define_proxy(RulesStruct, _RulesType, list(RULES_STRUCT_FIELDS))
@@ -79,6 +102,12 @@ def _new_rules_struct(*values):
     return RulesStruct(*values)
 
 
+def _typed(struct: StructT) -> StructT:
+    """``struct``, its numba type read once into it (see :class:`_TypeInInstance`)."""
+    struct._numba_type_   # noqa: B018
+    return struct
+
+
 def rules_struct(rules: Rules) -> RulesStruct:
     """The rules as the struct the kernels take (built once per engine)."""
     codes = rule_codes(rules)
@@ -86,13 +115,14 @@ def rules_struct(rules: Rules) -> RulesStruct:
     options = [int(getattr(codes, name)) for name in RULE_FIELDS]
     same_family = np.ascontiguousarray(t.same_family)
     assert same_family.shape == (NUM_KINDS + 1, NUM_KINDS)
-    return _new_rules_struct(*options, t.can_stack, t.has_discard_all, t.has_skip_all,
+    struct = _new_rules_struct(*options, t.can_stack, t.has_discard_all, t.has_skip_all,
             np.ascontiguousarray(MATCH), np.ascontiguousarray(t.compat),
             np.ascontiguousarray(t.respond), same_family, t.group.astype(np.int64),
             DECKS[rules.deck].astype(np.int64), POINTS_TABLES[rules.points].astype(np.int64),
             np.ascontiguousarray(t.in_deck), rules_vector(rules))
+    return _typed(struct)
 
 
 def state_struct(state: State) -> StateStruct:
     """The state's arrays as the struct the kernels take (the arrays are shared)."""
-    return _new_state_struct(*(getattr(state, name) for name in STATE_FIELDS))
+    return _typed(_new_state_struct(*(getattr(state, name) for name in STATE_FIELDS)))
