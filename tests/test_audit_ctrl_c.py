@@ -211,6 +211,7 @@ def test_one_ctrl_c_ends_exploit_and_its_training_process(tmp_path: Path) -> Non
             os.kill(pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "exploit: interrupted"
+    assert "the same exploit.py command continues the exploiter of greedy" in err, err
 
 
 def test_a_failed_step_ends_the_command_in_one_line() -> None:

@@ -3,6 +3,7 @@ and the same command makes the same network."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -10,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from uno_env.tooling.dataclass_flags import finite_float
 
 pytest.importorskip("safetensors")
 pytestmark = pytest.mark.train
@@ -54,8 +57,16 @@ def test_out_onto_a_file_or_through_a_file_is_one_line(tmp_path: Path, recipe: s
     assert file.read_text() == "keep me"
 
 
-@pytest.mark.parametrize("recipe", ["distill.py", "train_dmc.py", "train_ppo.py"])
-@pytest.mark.parametrize("rate", ["inf", "nan", "-inf"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e999"])
+def test_a_number_flag_refuses_what_is_not_finite(value: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="not a finite number"):
+        finite_float(value)
+    assert finite_float("3e-4") == 3e-4
+
+
+# each script once (a process start each), each non-finite value once
+@pytest.mark.parametrize(("recipe", "rate"), [("distill.py", "inf"), ("train_dmc.py", "nan"),
+                                              ("train_ppo.py", "-inf")])
 def test_a_learning_rate_that_is_not_finite_is_refused(tmp_path: Path, recipe: str,
                                                        rate: str) -> None:
     refused(script(recipe, *RECIPES[recipe], f"--learning-rate={rate}", "--out",

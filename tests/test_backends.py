@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from scenario import assert_same_state, snapshot
+from scenario import assert_equal_arrays, assert_same_state, snapshot
 
 from uno_env import PRESETS, Engine, Rules
 from uno_env.engine.core import BACKENDS, default_backend
@@ -34,14 +34,14 @@ def lockstep(rules: Rules, num_games: int, seed: int, steps: int) -> int:
     for step in range(steps):
         where = f"at step {step}"
         mask = ref.legal_action_mask()
-        np.testing.assert_array_equal(fast.legal_action_mask(), mask, err_msg=f"mask {where}")
-        np.testing.assert_array_equal(fast.observe(), ref.observe(), err_msg=f"obs {where}")
-        np.testing.assert_array_equal(fast.observe(seats), ref.observe(seats),
-                                      err_msg=f"obs of fixed seats {where}")
+        assert_equal_arrays(fast.legal_action_mask(), mask, err_msg=f"mask {where}")
+        assert_equal_arrays(fast.observe(), ref.observe(), err_msg=f"obs {where}")
+        assert_equal_arrays(fast.observe(seats), ref.observe(seats),
+                            err_msg=f"obs of fixed seats {where}")
         actions = (rng.random(mask.shape) * mask).argmax(axis=1)
         for name, a, b in zip(("rewards", "terminated", "truncated"),
                               fast.step(actions), ref.step(actions), strict=True):
-            np.testing.assert_array_equal(a, b, err_msg=f"{name} {where}")
+            assert_equal_arrays(a, b, err_msg=f"{name} {where}")
         assert_same_state(snapshot(fast), snapshot(ref))
         done = np.flatnonzero(ref.done)
         if done.size:
