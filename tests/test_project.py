@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from dataclasses import fields
 from pathlib import Path
 
@@ -31,8 +32,20 @@ def _project_file(rel: Path) -> bool:
                    for part in rel.parts)
 
 
+def _candidates() -> list[Path]:
+    """The files git would commit (tracked, or new and not ignored: run outputs are
+    left out), or every file where there is no git checkout."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                                 "--exclude-standard"], cwd=ROOT, capture_output=True,
+                                check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return list(ROOT.rglob("*"))
+    return [ROOT / name for name in listed.decode().split("\0") if name]
+
+
 def _text_files() -> list[Path]:
-    return [path for path in ROOT.rglob("*")
+    return [path for path in _candidates()
             if path.is_file() and path.suffix in TEXT_SUFFIXES and path != Path(__file__)
             and _project_file(path.relative_to(ROOT))]
 
