@@ -3,7 +3,6 @@ and the same command makes the same network."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -11,8 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from uno_env.tooling.dataclass_flags import finite_float
 
 pytest.importorskip("safetensors")
 pytestmark = pytest.mark.train
@@ -55,13 +52,6 @@ def test_out_onto_a_file_or_through_a_file_is_one_line(tmp_path: Path, recipe: s
     refused(script(recipe, *RECIPES[recipe], "--out", str(file / "run")), "--out",
             "lies under", "a file")
     assert file.read_text() == "keep me"
-
-
-@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e999"])
-def test_a_number_flag_refuses_what_is_not_finite(value: str) -> None:
-    with pytest.raises(argparse.ArgumentTypeError, match="not a finite number"):
-        finite_float(value)
-    assert finite_float("3e-4") == 3e-4
 
 
 # each script once (a process start each), each non-finite value once

@@ -4,13 +4,14 @@ reported as trained."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import inspect
 import re
 
 import pytest
 
-from uno_env.tooling.dataclass_flags import field_help, parse_dataclass
+from uno_env.tooling.dataclass_flags import field_help, finite_float, parse_dataclass
 
 pytest.importorskip("torch")
 
@@ -123,3 +124,10 @@ def test_the_api_reference_documents_everything_the_docs_import() -> None:
                                                for d in pages):
                 missing.add(f"{module}.{name} (defined in {home})")
     assert missing == set()
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e999"])
+def test_a_number_flag_refuses_what_is_not_finite(value: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="not a finite number"):
+        finite_float(value)
+    assert finite_float("3e-4") == 3e-4
