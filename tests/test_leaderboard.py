@@ -95,3 +95,59 @@ def test_exploitability_merges_the_probe_of_each_table_size(tmp_path: Path) -> N
     assert set(found) == {"2:tuned", "4:tuned"}
     assert found["2:tuned"]["win_rate"] == 0.52 and found["4:tuned"]["win_rate"] == 0.27
     assert found["4:tuned"]["command"] == "exploit 4"
+
+
+def exploit_record(path: Path, preset: str, target: str, digest: str, gain: float,
+                   timesteps: int, search_gain: float | None = None) -> Path:
+    """An ``experiments/exploit.py`` record of one heads-up target, gains +-1 point."""
+    def interval(mean: float) -> dict[str, float]:
+        return {"mean": mean, "low": mean - 0.01, "high": mean + 0.01}
+
+    row = {"target": target, "target_sha256": digest,
+           "exploiter": {"win_rate": 0.5 + gain, "low": 0.49 + gain, "high": 0.51 + gain},
+           "gain": interval(gain)}
+    if search_gain is not None:
+        row["search"] = {"win_rate": 0.5 + search_gain, "gain": interval(search_gain)}
+    path.write_text(json.dumps({"command": f"exploit {target}", "preset": preset,
+                                "players": 2, "timesteps": timesteps, "search_budget": 32,
+                                "rows": [row]}))
+    return path
+
+
+def test_every_shipped_model_is_joined_to_its_exploiters_by_file_hash(tmp_path: Path) -> None:
+    """A model's probes are found under the preset they were made on, by the hash of the
+    file and not its name; a model without a probe of its very file keeps a bare row."""
+    exploit_record(tmp_path / "a.json", "no_mercy", "net:old-name", "aa", 0.175, 50_000_000)
+    exploit_record(tmp_path / "b.json", "official", "net:official-2p", "bb", 0.01, 500_000)
+    models = [{"spec": "net:no_mercy-2p", "kind": "network", "sha256": "aa"},
+              {"spec": "net:official-2p", "kind": "network", "sha256": "cc"}]
+    rows = leaderboard.model_exploitability(models, tmp_path)
+    assert [(r["spec"], r.get("preset"), r.get("players")) for r in rows] == [
+        ("net:no_mercy-2p", "no_mercy", 2), ("net:official-2p", None, None)]
+    assert rows[0]["exploiter"]["timesteps"] == 50_000_000
+    assert rows[0]["exploiter"]["command"] == "exploit net:old-name"
+    assert "exploiter" not in rows[1]
+    page = leaderboard.markdown({**json.loads((Path(__file__).resolve().parents[1] / "docs" /
+                                               "results" / "leaderboard.json").read_text()),
+                                 "models": rows})
+    section = page[page.index("## Exploitability of every shipped model"):]
+    assert "| `net:no_mercy-2p` | network | `aa` | `no_mercy`, 2 players | 67.5% " in section
+    assert "+17.5 [+16.5, +18.5] (50,000,000 decisions) | - | missed |" in section
+    assert "| `net:official-2p` | network | `cc` | - | - | - | - | not measured |" in section
+
+
+@pytest.mark.parametrize(("gain", "timesteps", "search_gain", "verdict"), [
+    (0.045, 500_000, None, "missed"),               # a short exploiter already gains more
+    (0.00, 50_000_000, 0.05, "missed"),             # so does the search best response
+    (0.00, 500_000, 0.00, "open: exploiter of 0.5M decisions, not 50M"),
+    (0.00, 50_000_000, None, "open: no search best response"),
+    (0.00, 50_000_000, -0.02, "met"),
+    (0.025, 50_000_000, 0.00, "undecided"),         # its interval reaches past 3 points
+])
+def test_the_goal_is_met_only_by_a_long_exploiter_and_a_search_below_three_points(
+        tmp_path: Path, gain: float, timesteps: int, search_gain: float | None,
+        verdict: str) -> None:
+    path = exploit_record(tmp_path / "e.json", "official", "net:x", "dd", gain, timesteps,
+                          search_gain)
+    entry = leaderboard.exploitability(path)["2:sha256:dd"]
+    assert leaderboard.gain_goal(entry) == verdict

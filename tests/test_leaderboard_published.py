@@ -20,6 +20,9 @@ from uno_env.evaluation.tournament import TournamentResult
 from uno_env.rules import Rules
 
 RECORD = Path(__file__).resolve().parents[1] / "docs" / "results" / "leaderboard.json"
+#: the exploit records ``uno-env leaderboard`` reads by default
+EXPLOIT_RECORDS = [RECORD.parent / name for name in
+                   ("exploit.json", "exploit-4p.json", "exploit-ppo", "exploit-search")]
 #: compared exactly; speeds and seconds are the machine's, not the code's
 SAME = ("agent", "rating", "low", "high", "win_rate", "win_low", "win_high", "games",
         "rating_vs_reference", "win_rate_vs_reference", "head_to_head_vs_reference")
@@ -50,10 +53,21 @@ def published_table(players: int) -> tuple[TournamentResult, dict]:
     return res, next(t for t in record["tables"] if t["players"] == players)
 
 
+def close(now: object, then: object) -> object:
+    """``now`` with each float that equals ``then``'s to 1e-9 replaced by ``then``'s:
+    the last digits of a fit follow numpy's build and the processor's vector unit."""
+    if isinstance(now, dict) and isinstance(then, dict):
+        return {k: close(v, then.get(k)) for k, v in now.items()}
+    if isinstance(now, float) and isinstance(then, float):
+        return then if now == pytest.approx(then, rel=1e-9, abs=1e-12) else now
+    return now
+
+
 def assert_same_rows(table: dict, shown: dict) -> None:
     """Every published row's figures (:data:`SAME`) as today's code computes them."""
     for now, then in zip(table["rows"], shown["rows"], strict=True):
-        assert {k: now.get(k) for k in SAME} == {k: then.get(k) for k in SAME}, now["agent"]
+        wanted = {k: then.get(k) for k in SAME}
+        assert close({k: now.get(k) for k in SAME}, wanted) == wanted, now["agent"]
 
 
 def test_the_published_heads_up_table_follows_from_the_kept_games() -> None:
@@ -129,9 +143,7 @@ def test_the_published_exploiters_are_those_of_todays_exploit_records() -> None:
     """Every row carries what the default exploit records say of it (joined by its
     file's hash), so a new probe shows once ``uno-env leaderboard --rejoin`` ran."""
     record, _ = published()
-    results = RECORD.parent
-    exploits = leaderboard.exploitability(results / "exploit.json", results / "exploit-4p.json",
-                                          results / "exploit-ppo", results / "exploit-search")
+    exploits = leaderboard.exploitability(*EXPLOIT_RECORDS)
     searched = 0
     for table in record["tables"]:
         for row in table["rows"]:
@@ -139,3 +151,16 @@ def test_the_published_exploiters_are_those_of_todays_exploit_records() -> None:
             assert row.get("exploiter") == exploits.get(key), row["agent"]
             searched += bool((row.get("exploiter") or {}).get("search"))
     assert searched >= 1
+
+
+def test_the_published_exploitability_of_every_shipped_model_is_todays() -> None:
+    """Every shipped model file has its row, joined to today's exploit records by its
+    hash, so a new probe or a new file shows once ``uno-env leaderboard --rejoin`` ran."""
+    from uno_agents.catalogue import shipped_models
+
+    record, _ = published()
+    models = shipped_models()
+    today = leaderboard.model_exploitability(models, *EXPLOIT_RECORDS)
+    assert record["models"] == json.loads(json.dumps(today))
+    assert {r["spec"] for r in record["models"]} == {m["spec"] for m in models}
+    assert "## Exploitability of every shipped model" in leaderboard.markdown(record)

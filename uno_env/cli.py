@@ -490,19 +490,20 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         if args.tiny or specs:
             folder.mkdir(parents=True, exist_ok=True)
         exploit = [Path(p) for p in args.exploit.split(",") if p]
+        models = load_entry_point(MODELS_ENTRY_POINT)()
         def say(text: str) -> None:
             print(text, flush=True)
 
         if args.rejoin:
-            leaderboard.rejoin(out, record, command, exploit)
+            leaderboard.rejoin(out, record, command, exploit, models)
         elif specs:
             leaderboard.add(base, specs, out, record, command, resume=args.resume,
-                            jobs=args.jobs, exploit=exploit, say=say)
+                            jobs=args.jobs, exploit=exploit, say=say, models=models)
         else:
             settings = leaderboard.settings_from(args.tiny, args.deals_2p, args.deals_4p,
                                                  args.rating_rounds, args.seed)
             leaderboard.run(settings, out, record, command, resume=args.resume,
-                            jobs=args.jobs, exploit=exploit, say=say)
+                            jobs=args.jobs, exploit=exploit, say=say, models=models)
     print(f"wrote {out} and {record}")
     return 0
 

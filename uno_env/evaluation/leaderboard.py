@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..files import check_output, write_atomic
-from ..rules import Rules
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from ..tooling.machine import backend_version, cores, cpu_model, load_average, revision
 from ..tooling.parallel import executor
 from ..tooling.stages import sha256
@@ -305,7 +305,8 @@ def recorded_games(record: Path, players: int, entries: int) -> tuple[Records, C
 
 def add(base: Path, specs: Sequence[str], out_md: Path, out_json: Path, command: str,
         resume: bool = False, jobs: int = 1, exploit: Sequence[Path] = (),
-        say: Callable[[str], None] = print) -> dict[str, Any]:
+        say: Callable[[str], None] = print, models: Sequence[dict[str, Any]] = ()
+        ) -> dict[str, Any]:
     """The leaderboard of the record ``base`` with the agents ``specs`` added to both
     tables: they play the seatings they sit in on the record's deals, the recorded games
     stay as they were (module doc); writes the page and record like :func:`run`."""
@@ -320,16 +321,17 @@ def add(base: Path, specs: Sequence[str], out_md: Path, out_json: Path, command:
     for players, _, _ in settings.tables():    # both tables' games there, before any game
         recorded_games(Path(base), players, 0)
     extended = replace(settings, added=(*settings.added, *specs))
-    return run(extended, out_md, out_json, command, resume, jobs, exploit, say, base=Path(base))
+    return run(extended, out_md, out_json, command, resume, jobs, exploit, say, base=Path(base),
+               models=models)
 
 
 # --- the record -------------------------------------------------------------------------------
 
 
-def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
-    """Exploiter win rates from ``experiments/exploit.py`` records (one per table size,
-    e.g. heads-up and 4 players; a folder stands for its ``*.json`` records), keyed by
-    :func:`exploit_key`. A PPO exploiter and a search best response of the same target
+def exploitability(*paths: Path, preset: str = PRESET) -> dict[str, dict[str, Any]]:
+    """Exploiter win rates from ``experiments/exploit.py`` records of ``preset``'s rules
+    (one per table size, e.g. heads-up and 4 players; a folder stands for its ``*.json``
+    records), keyed by :func:`exploit_key`. A PPO exploiter and a search best response of the same target
     join one entry; of several PPO exploiters the one trained longest is kept, and of
     several search best responses the one with the largest budget. A missing record adds
     nothing, a damaged or malformed one is a ``ValueError`` naming it."""
@@ -340,7 +342,7 @@ def exploitability(*paths: Path) -> dict[str, dict[str, Any]]:
         if not path.exists():
             continue
         try:
-            rows = _exploit_rows(json.loads(path.read_text()))
+            rows = _exploit_rows(json.loads(path.read_text()), preset)
         except (OSError, ValueError, TypeError) as e:
             raise ValueError(f"exploit record {str(path)!r} is damaged or malformed "
                              f"({type(e).__name__}: {' '.join(str(e).split())[:100]})"
@@ -375,17 +377,17 @@ def file_hashes(agents: Sequence[Any], labels: Sequence[str]) -> dict[str, str]:
             if getattr(agent, "model_file", None) is not None}
 
 
-def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
-    """The rows of one exploit record, keyed by :func:`exploit_key`; ``TypeError``
-    saying what is malformed."""
+def _exploit_rows(record: Any, preset: str) -> dict[str, dict[str, Any]]:
+    """The rows of one exploit record, keyed by :func:`exploit_key` (none when it probed
+    another preset than ``preset``); ``TypeError`` saying what is malformed."""
     if not isinstance(record, dict) or not isinstance(record.get("rows", []), list):
         raise TypeError("it is not a JSON object with a list of rows")
     players = record.get("players", 2)
     if type(players) is not int:
         raise TypeError(f"its players {players!r} is not an integer")
     found: dict[str, dict[str, Any]] = {}
-    if record.get("preset", PRESET) != PRESET:
-        return found     # another preset's probe: not of these tables
+    if record.get("preset", PRESET) != preset:
+        return found
     for row in record.get("rows", []):
         if not isinstance(row, dict) or not isinstance(row.get("exploiter", {}), dict) \
                 or not isinstance(row.get("search") or {}, dict) \
@@ -405,6 +407,51 @@ def _exploit_rows(record: Any) -> dict[str, dict[str, Any]]:
     return found
 
 
+#: The goal for a shipped network: no exploiter gains more than this over its start...
+GAIN_GOAL = 0.03
+#: ...where its PPO exploiter trained for at least this many decisions.
+GOAL_DECISIONS = 50_000_000
+
+
+def model_exploitability(models: Sequence[dict[str, Any]], *paths: Path
+                         ) -> list[dict[str, Any]]:
+    """Every shipped model (the rows of ``uno-env models --json``: spec, kind, sha256)
+    with what the exploit records ``paths`` measured of that very file, under every
+    preset and table size it was probed at, joined by its SHA-256 and never by its name
+    (a probe of an earlier version of the file is not its row). A model never probed
+    has one row without an exploiter."""
+    by_preset = {preset: exploitability(*paths, preset=preset) for preset in PRESETS}
+    rows = []
+    for model in models:
+        base = {"spec": model["spec"], "kind": model["kind"], "sha256": model["sha256"]}
+        found = [{**base, "preset": preset, "players": players, "exploiter": entry}
+                 for preset, exploits in by_preset.items()
+                 for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+                 if (entry := exploits.get(exploit_key(players, model["spec"],
+                                                       model["sha256"]))) is not None]
+        rows += found or [base]
+    return rows
+
+
+def gain_goal(entry: dict[str, Any] | None) -> str:
+    """Whether an exploitability entry meets the goal: *missed* when the interval of the
+    PPO exploiter's or the search best response's gain lies above :data:`GAIN_GOAL`;
+    *met* when both were measured, the exploiter trained for :data:`GOAL_DECISIONS` or
+    more, and every interval lies at or below it; *open* (saying what is missing) or
+    *undecided* otherwise."""
+    if not entry or not entry.get("gain"):
+        return "not measured"
+    gains = [entry["gain"], *([entry["search"]["gain"]] if entry.get("search") else [])]
+    if any(g["low"] > GAIN_GOAL for g in gains):
+        return "missed"
+    if (entry.get("timesteps") or 0) < GOAL_DECISIONS:
+        return (f"open: exploiter of {(entry.get('timesteps') or 0) / 1e6:g}M decisions, "
+                f"not {GOAL_DECISIONS / 1e6:g}M")
+    if not entry.get("search"):
+        return "open: no search best response"
+    return "met" if all(g["high"] <= GAIN_GOAL for g in gains) else "undecided"
+
+
 def join_exploits(table: dict[str, Any], exploits: dict[str, dict[str, Any]]) -> None:
     """Put each row's exploitability (:func:`exploitability`) beside it, joined by
     :func:`exploit_key` (a model by the ``sha256`` of its row), replacing what was
@@ -416,13 +463,15 @@ def join_exploits(table: dict[str, Any], exploits: dict[str, dict[str, Any]]) ->
             row["exploiter"] = exploits[key]
 
 
-def rejoin(out_md: Path, out_json: Path, command: str, exploit: Sequence[Path] = ()
-           ) -> dict[str, Any]:
+def rejoin(out_md: Path, out_json: Path, command: str, exploit: Sequence[Path] = (),
+           models: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Read the exploit records again into the leaderboard record ``out_json`` and write
     it and its page ``out_md``, playing nothing: exploit probes are made after the
     tables, from the same shipped files. A model row without the SHA-256 of its file
     gets that of today's file, which the replay tests of the published games hold to be
-    the file that played them. The record names the command that joined them."""
+    the file that played them. The record names the command that joined them.
+    ``models``: the shipped models (``uno-env models --json``), whose exploitability
+    table is joined again too (``None`` keeps the record's)."""
     check_output(out_md, "--out")
     try:
         record = json.loads(out_json.read_text())
@@ -437,6 +486,8 @@ def rejoin(out_md: Path, out_json: Path, command: str, exploit: Sequence[Path] =
             if row["agent"] in hashes:
                 row.setdefault("sha256", hashes[row["agent"]])
         join_exploits(table, exploits)
+    if models is not None:
+        record["models"] = model_exploitability(models, *exploit)
     record["exploits_joined_by"] = command
     write_atomic(out_json, json.dumps(record, indent=1) + "\n")
     write_atomic(out_md, markdown(record))
@@ -493,6 +544,51 @@ def _points(d: dict[str, float], digits: int, pct: bool = False) -> str:
     if math.isnan(d["low"]):
         return f(d["mean"])
     return f"{f(d['mean'])} [{f(d['low'])}, {f(d['high'])}]"
+
+
+def _exploiter_cells(entry: dict[str, Any]) -> list[str]:
+    """The PPO exploiter's win rate and its gain (with its learner decisions)."""
+    return [f"{_pct(entry['win_rate'])} [{_pct(entry['low'])}, {_pct(entry['high'])}]"
+            if "win_rate" in entry else "-",
+            _points(entry["gain"], 1, pct=True)
+            + (f" ({entry['timesteps']:,} decisions)" if entry.get("timesteps") else "")
+            if entry.get("gain") else "-"]
+
+
+def _search_cell(entry: dict[str, Any]) -> str:
+    """The search best response's gain (with its budget of playouts a decision)."""
+    search = entry.get("search")
+    return (_points(search["gain"], 1, pct=True)
+            + (f" (budget {search['budget']})" if search.get("budget") else "")
+            if search else "-")
+
+
+def _models_section(rows: list[dict[str, Any]]) -> list[str]:
+    """The exploitability table of every shipped model (:func:`model_exploitability`)."""
+    if not rows:
+        return []
+    lines = [
+        "## Exploitability of every shipped model", "",
+        "Every model file shipped in agents/models/ (`uno-env models`), joined to the "
+        "exploit records of that very file by its SHA-256, under the rules it was probed "
+        "on: its PPO exploiter (the longest trained) and its search best response, as "
+        "above. The goal for a shipped network is that no exploiter gains more than "
+        f"{100 * GAIN_GOAL:.0f} points over its start: *missed* when the interval of a "
+        f"gain lies above {100 * GAIN_GOAL:.0f} points; *met* when the PPO exploiter "
+        f"trained for at least {GOAL_DECISIONS:,} decisions, a search best response was "
+        "measured too, and the interval of each gain lies at or below the goal; *open* "
+        "(saying what is missing) or *undecided* otherwise.", "",
+        "| model | kind | SHA-256 | rules | exploiter's win rate [95%] | exploiter's gain "
+        "over its start, points [95%] | search best response's gain, points [95%] | "
+        f"goal: at most +{100 * GAIN_GOAL:.0f} points |",
+        "|---|---|---|---|---:|---:|---:|---|"]
+    for row in rows:
+        entry = row.get("exploiter") or {}
+        rules = f"`{row['preset']}`, {row['players']} players" if "preset" in row else "-"
+        lines.append("| " + " | ".join([
+            f"`{row['spec']}`", row["kind"], f"`{row['sha256'][:12]}`", rules,
+            *_exploiter_cells(entry), _search_cell(entry), gain_goal(entry)]) + " |")
+    return [*lines, ""]
 
 
 def _added_note(record: dict[str, Any]) -> list[str]:
@@ -574,16 +670,9 @@ def markdown(record: dict[str, Any]) -> str:
                       else f"{r['decisions_per_second']:,.0f}"]
             e = r.get("exploiter") or {}
             if has_exploit:
-                cells.append(f"{_pct(e['win_rate'])} [{_pct(e['low'])}, {_pct(e['high'])}]"
-                             if "win_rate" in e else "-")
-                cells.append(_points(e["gain"], 1, pct=True)
-                             + (f" ({e['timesteps']:,} decisions)" if e.get("timesteps") else "")
-                             if e.get("gain") else "-")
+                cells += _exploiter_cells(e)
             if has_search:
-                s = e.get("search")
-                cells.append(_points(s["gain"], 1, pct=True)
-                             + (f" (budget {s['budget']})" if s.get("budget") else "")
-                             if s else "-")
+                cells.append(_search_cell(e))
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     if any("exploiter" in r for t in record["tables"] for r in t["rows"]):
@@ -600,16 +689,18 @@ def markdown(record: dict[str, Any]) -> str:
     else:
         lines += ["Exploitability: no probe recorded yet (`experiments/exploit.py` writes "
                   "`docs/results/exploit.json`, which this page then reads).", ""]
-    return "\n".join(lines)
+    return "\n".join([*lines, *_models_section(record.get("models", []))])
 
 
 def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: bool = False,
         jobs: int = 1, exploit: Sequence[Path] = (), say: Callable[[str], None] = print,
-        base: Path | None = None) -> dict[str, Any]:
+        base: Path | None = None, models: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """Play both tables and write the page and its record (atomically; progress beside
     the record, removed at the end; every game kept beside it, :func:`games_file`).
     ``base``: the record whose games the added agents of ``settings`` join (:func:`add`;
-    without it every game is played, in the same seatings)."""
+    without it every game is played, in the same seatings). ``models``: the shipped
+    models (``uno-env models --json``), listed with their exploitability
+    (:func:`model_exploitability`)."""
     for path, option in ((out_md, "--out"), (out_json, "--json")):
         check_output(path, option)
     hashes: dict[str, str] = {}
@@ -634,6 +725,8 @@ def run(settings: Settings, out_md: Path, out_json: Path, command: str, resume: 
                           "load_before": load_before, "load_after": load_average()},
               "settings": asdict(settings),
               "tables": [table_record(res, exploits, hashes) for _, res in results]}
+    if models:
+        record["models"] = model_exploitability(models, *exploit)
     if settings.added:
         record["added"] = {"agents": list(settings.added), "to": str(base)}
     for (_, res), (players, _, _) in zip(results, settings.tables(), strict=True):
