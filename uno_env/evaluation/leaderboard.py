@@ -331,10 +331,10 @@ def add(base: Path, specs: Sequence[str], out_md: Path, out_json: Path, command:
 def exploitability(*paths: Path, preset: str = PRESET) -> dict[str, dict[str, Any]]:
     """Exploiter win rates from ``experiments/exploit.py`` records of ``preset``'s rules
     (one per table size, e.g. heads-up and 4 players; a folder stands for its ``*.json``
-    records), keyed by :func:`exploit_key`. A PPO exploiter and a search best response of the same target
-    join one entry; of several PPO exploiters the one trained longest is kept, and of
-    several search best responses the one with the largest budget. A missing record adds
-    nothing, a damaged or malformed one is a ``ValueError`` naming it."""
+    records), keyed by :func:`exploit_key`. A PPO exploiter and a search best response of
+    the same target join one entry; of several PPO exploiters the one trained longest is
+    kept, and of several search best responses the one with the largest budget. A missing
+    record adds nothing, a damaged or malformed one is a ``ValueError`` naming it."""
     found: dict[str, dict[str, Any]] = {}
     files = [f for path in paths
              for f in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
