@@ -8,6 +8,9 @@ heads-up, openskill at 4 players), its rating and win rate paired with ``tuned``
 on the same deals, its head-to-head rate against ``tuned`` (heads-up), the
 decisions per second of its own thinking, and its exploitability where a probe
 recorded one (``docs/results/exploit.json``, written by ``experiments/exploit.py``).
+Below the tables, every shipped model of every preset (``uno-env models``) is listed
+with its exploiters, joined by the SHA-256 of its file (:func:`model_exploitability`),
+and whether it meets the goal of conceding at most 3 points (:func:`gain_goal`).
 
 The run is cut into pieces (groups of seatings, each the same whatever plays it);
 after every piece the games so far are saved atomically beside the record, so
@@ -68,7 +71,8 @@ AGENTS = {2: [*HEURISTICS, "net:official-2p", "improved:official-2p-exit",
 REFERENCE = "tuned"
 #: The published deal set: tournament seed and deals per seating of each table.
 SEED = 2026
-#: The rules of the leaderboard's tables (exploit probes of other presets are not shown).
+#: The rules of the leaderboard's tables (the exploitability of every shipped model, of any
+#: preset, is listed below them).
 PRESET = "official"
 DEALS = {2: 240, 4: 32}
 TINY_DEALS = {2: 2, 4: 1}
