@@ -244,6 +244,18 @@ def test_a_packed_network_refuses_games_of_another_player_count(tmp_path) -> Non
                           None)
 
 
+def test_a_run_refuses_to_start_from_a_network_of_another_player_count(tmp_path) -> None:
+    from uno_agents.training.run import Run, RunSettings
+
+    start = save_net(tmp_path / "two.safetensors", build_net("packed", (8,), PackedLayout(2)))
+    cfg = RunSettings(preset="no_mercy", players=4, init_net=str(start),
+                      out=str(tmp_path / "run"))
+    with pytest.raises(SystemExit, match="reads the packed rows of 2-player games; --preset "
+                                         "no_mercy at 4 players deals 4-player games"):
+        Run(cfg, "train", 64, "ppo")
+    assert not (tmp_path / "run").exists()
+
+
 def test_the_shipped_networks_still_load_and_play() -> None:
     rules = Rules.preset("official", num_players=2)
     engine = _played(rules, 8, 10)

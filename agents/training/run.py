@@ -117,10 +117,23 @@ def new_network(cfg: RunSettings) -> Any:
     rules = cfg.rules()
     if cfg.init_net:
         net, columns = load_net(cfg.init_net)
+        layout, wanted = getattr(net, "layout", None), PackedLayout.of(rules)
+        if layout is not None and layout != wanted:
+            raise SystemExit(f"--init-net {cfg.init_net!r} reads the packed rows of "
+                             f"{_described(layout)}; --preset {cfg.preset} at "
+                             f"{rules.num_players} players deals {_described(wanted)}")
         if isinstance(net, PolicyNet):
             net = widen(net, columns)
         return net.train()
     return build_net(cfg.encoder, widths(cfg.hidden, "hidden"), PackedLayout.of(rules))
+
+
+def _described(layout: PackedLayout) -> str:
+    """A packed layout in words: ``4-player games (with the partner's hand)``."""
+    extras = [what for what, shown in (("the partner's hand", layout.partner_hand),
+                                       ("the shown hands", layout.shown_hands)) if shown]
+    return f"{layout.players}-player games" + (f" (with {' and '.join(extras)})" if extras
+                                               else "")
 
 
 class Run:
@@ -135,13 +148,13 @@ class Run:
         if not cfg.resume and (self.out / "record.json").exists():
             raise SystemExit(f"{self.out} holds a finished run: --resume continues it (with "
                              f"more decisions or rounds), or choose another --out")
-        self.out.mkdir(parents=True, exist_ok=True)
         # by default the cores the worker processes leave (every core without workers)
         torch.set_num_threads(cfg.threads or max((os.cpu_count() or 1) - cfg.worker_count(), 1))
         torch.manual_seed(cfg.seed)
         self.device = resolve_device(cfg.device)
         self.rules = cfg.rules()
         self.net: Any = new_network(cfg).to(self.device)
+        self.out.mkdir(parents=True, exist_ok=True)     # once the settings are known good
         self.generator = torch.Generator(device=self.device).manual_seed(cfg.seed)
         self.decisions = 0
         self.deals_used = 0            # training deals dealt so far (their stream's index)
