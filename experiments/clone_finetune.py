@@ -46,9 +46,11 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
+from uno_env.deals import describe
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
+from uno_env.tooling.machine import provenance
 from uno_env.tooling.stages import claim_stage, stage_settings
 
 HERE = Path(__file__).parent
@@ -228,8 +230,8 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     seeds = range(cfg.seed, cfg.seed + cfg.seeds)
     with ThreadPoolExecutor(cfg.jobs) as pool:
         trained = list(pool.map(lambda k: train_seed(cfg, k), seeds))
-    record = {"config": asdict(cfg), "command": command, "deal_seed": FRESH_SEED,
-              "seeds": measure(cfg, trained)}
+    record = {**provenance(command, describe(FRESH_SEED, cfg.deals)), "config": asdict(cfg),
+              "deal_seed": FRESH_SEED, "seeds": measure(cfg, trained)}
     report(out, record)
     print((out / "clone_finetune.md").read_text(), end="")
     return record

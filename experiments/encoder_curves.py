@@ -35,7 +35,10 @@ require("encoder_curves.py", "train", "eval")
 import numpy as np
 
 from uno_env.cli import run_command, run_process
+from uno_env.deals import describe
+from uno_env.evaluation import FRESH_SEED
 from uno_env.tooling.dataclass_flags import HelpFormatter
+from uno_env.tooling.machine import provenance
 
 HERE = Path(__file__).resolve().parent
 
@@ -157,8 +160,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{arm}: final vs {args.opponents} {100 * s['final_mean']:.1f}% (seeds "
               f"{', '.join(f'{100 * f:.1f}' for f in s['final_by_seed'])}), "
               f"{s['decisions_per_second']:,.0f} decisions/s")
-    record = {"command": "python experiments/encoder_curves.py " + shlex.join(
-        argv if argv is not None else sys.argv[1:]), "settings": vars(args) | {
+    # ``deals`` names the final evaluation's fresh deals (every run plays the same ones)
+    deals = describe(FRESH_SEED, args.eval_deals) if args.eval_deals else None
+    record = {**provenance("python experiments/encoder_curves.py " + shlex.join(
+        argv if argv is not None else sys.argv[1:]), deals), "settings": vars(args) | {
         "arm_list": args.arm_list}, "summary": summary,
         "runs": {arm: [{k: r[k] for k in ("command", "decisions", "seconds",
                                           "decisions_per_second", "curve", "evaluation",

@@ -46,9 +46,11 @@ from uno_agents import make_agent
 from uno_agents.net import NetAgent, load_net, write_json
 from uno_env import Rules
 from uno_env.cli import run_command, run_process
+from uno_env.deals import describe
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, check_folder, parse_dataclass
+from uno_env.tooling.machine import provenance
 from uno_env.tooling.stages import claim_stage, stage_settings
 
 
@@ -135,8 +137,8 @@ def run(cfg: Config, command: str) -> dict[str, Any]:
     wins = [deal_wins(NetAgent(networks[0]), opponent, rules, cfg.deals, FRESH_SEED)]
     rows: list[dict[str, Any]] = [{"iteration": 0, "network": str(networks[0]),
                                    "versus": win_rate(wins[0], cfg.players)}]
-    record = {"config": asdict(cfg), "command": command, "deal_seed": FRESH_SEED,
-              "iterations": rows}
+    record = {**provenance(command, describe(FRESH_SEED, cfg.deals)), "config": asdict(cfg),
+              "deal_seed": FRESH_SEED, "iterations": rows}
     for i in range(1, cfg.iterations + 1):
         t0 = time.perf_counter()
         networks.append(distil(cfg, i, networks[-1]))

@@ -15,7 +15,8 @@ a run stopped midway resumes from its last checkpoint, so a killed ablation cont
 where it stopped. Ctrl-C stops the runs in progress (each saves a checkpoint), says
 which runs are finished and exits with status 130; ``--list`` prints the variants.
 
-Writes ``--out/ablation.json`` (settings, command, one row per run) and
+Writes ``--out/ablation.json`` (settings, command, commit, date, machine, the deals
+of the evaluation and one row per run) and
 ``--out/ablation.md`` (the table).
 """
 
@@ -42,8 +43,14 @@ require("ppo_ablation.py", "train")
 
 import numpy as np
 
+from uno_env.deals import describe
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import HelpFormatter
+from uno_env.tooling.machine import provenance
+
+#: The first deal of train_sb3's evaluation (the default seed of
+#: :func:`uno_env.evaluation.head_to_head`), which every run is measured on.
+EVAL_SEED = 10_000
 
 #: Each variant's flags for train_sb3.py on top of the baseline, and what it tests.
 VARIANTS: dict[str, tuple[list[str], str]] = {
@@ -196,8 +203,9 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 130
     pool.shutdown()
-    record = {"command": "python experiments/ppo_ablation.py " + shlex.join(argv),
-              "timesteps": args.timesteps, "deals": args.deals, "runs": rows}
+    record = {**provenance("python experiments/ppo_ablation.py " + shlex.join(argv),
+                           describe(EVAL_SEED, args.deals)),
+              "timesteps": args.timesteps, "runs": rows}
     for name, text in (("ablation.json", json.dumps(record, indent=2) + "\n"),
                        ("ablation.md", table(rows))):
         write_atomic(out / name, text)

@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import sys
 from collections.abc import Callable
 from concurrent.futures import Future, as_completed
@@ -41,12 +42,13 @@ require("strategies.py", "eval")
 from uno_agents import AGENTS
 from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
+from uno_env.deals import deal_seed, describe
 from uno_env.evaluation.references import reference_heuristics
 from uno_env.evaluation.report import matrix_rows
 from uno_env.evaluation.tournament import TournamentResult, tournament
 from uno_env.files import write_atomic
 from uno_env.rules import played_at
-from uno_env.tooling.machine import backend_version, cpu_model
+from uno_env.tooling.machine import backend_version, cpu_model, provenance
 from uno_env.tooling.parallel import executor
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -482,7 +484,12 @@ def main(argv: list[str] | None = None) -> None:
                + out["head_to_head"].seconds)
     args.out.mkdir(parents=True, exist_ok=True)
     figures(out, args.out)
-    data = {"cells": out["cells"], "head_to_head": out["head_to_head"].to_dict(),
+    # every cell, the matrix and the duels play deals from the start of the same stream
+    played = max([r["deals"] for r in out["cells"] + out["duels"]]
+                 + [out["head_to_head"].deals])
+    data = {**provenance("python experiments/strategies.py " + shlex.join(argv),
+                         describe(deal_seed("evaluation", args.seed), played)),
+            "cells": out["cells"], "head_to_head": out["head_to_head"].to_dict(),
             "duels": out["duels"],
             "budget": {"headline_games": args.headline_games, "games": args.games,
                        "search_games": args.search_games, "seed": args.seed},

@@ -11,8 +11,9 @@ fresh ones. A run writes to ``--out``:
 
 * ``model.pt``: the network, its base heuristic and margin
   (``uno_agents.make_agent("improved:<out>/model.pt")``);
-* ``record.json``: the settings, the exact command, the data and fitting
-  numbers, the win rate of every margin tried and the final head-to-head results;
+* ``record.json``: the settings, the exact command (with the commit, date, machine
+  and evaluation deals), the data and fitting numbers, the win rate of every margin
+  tried and the final head-to-head results;
 * ``data.npz``: the decisions and their advantages, so that several runs' data
   (``--collect-only`` with different ``--seed``, in parallel processes) can be
   fitted together with ``--data a.npz,b.npz``.
@@ -59,9 +60,10 @@ from uno_agents.improved import AdvantageNet, ImprovedAgent, save_model
 from uno_agents.ismcts import IsmctsAgent
 from uno_env import Rules
 from uno_env.cli import run_command
-from uno_env.deals import deal_seed
+from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import deal_wins, head_to_head, versus_base, win_rate
 from uno_env.tooling.dataclass_flags import parse_dataclass
+from uno_env.tooling.machine import provenance
 
 # --- settings ---------------------------------------------------------------------------------
 
@@ -252,8 +254,9 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{cfg.base} against {name} on the same deals: {b['win_rate']:.1%} "
                   f"[{b['low']:.1%}, {b['high']:.1%}]; the difference, paired by deal: "
                   f"{d['mean']:+.2%} [{d['low']:+.2%}, {d['high']:+.2%}]")
-    record = {"config": dataclasses.asdict(cfg),
-              "command": "python experiments/train_improvement.py " + shlex.join(argv),
+    record = {**provenance("python experiments/train_improvement.py " + shlex.join(argv),
+                           describe(fresh, cfg.eval_deals)),
+              "config": dataclasses.asdict(cfg),
               "decisions": len(obs), "departures_in_data": float(departs),
               "data": data,
               "collect_seconds": round(collected - start, 1),

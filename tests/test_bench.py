@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_result_provenance import has_provenance
 
 EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
 sys.path.insert(0, str(EXPERIMENTS))
@@ -79,6 +80,12 @@ def test_strategy_benchmark_writes_its_report(tmp_path) -> None:
         assert expected in text, expected
     assert {p.name for p in tmp_path.glob("*.png")} == {
         "strategies_h2h.png", "strategies_headline.png", "strategies_presets.png"}
+    record = json.loads((tmp_path / "results" / "strategies.json").read_text())
+    assert has_provenance(record)
+    assert record["command"].startswith("python experiments/strategies.py --agents greedy")
+    # the most deals of any cell: the matrix's 8 games per pair, over 2 seatings
+    assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000 + 2**24,
+                               "last": 1_000_000 + 2**24 + 3, "count": 4}
 
 
 def test_strategy_benchmark_numbers_do_not_depend_on_its_jobs(tmp_path) -> None:

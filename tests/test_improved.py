@@ -14,6 +14,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from scenario import make  # noqa: E402
+from test_result_provenance import has_provenance  # noqa: E402
 
 from uno_agents import make_agent  # noqa: E402
 from uno_agents.improved import AdvantageNet, ImprovedAgent, save_advisers, save_model  # noqa: E402
@@ -211,6 +212,10 @@ def test_train_improvement_runs_end_to_end(tmp_path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     record = json.loads((out / "record.json").read_text())
     assert record["decisions"] == 400 and record["margin"] in (0.0, 0.1)
+    assert has_provenance(record) and record["command"].startswith(
+        "python experiments/train_improvement.py --states 400")
+    assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
+                               "last": 1_000_003, "count": 4}
     assert [r["margin"] for r in record["margins"]] == [0.0, 0.1]
     assert {r["opponent"] for r in record["results"]} == {"tuned", "random_play"}
     # against anyone but itself, the base's own result on the same deals comes along

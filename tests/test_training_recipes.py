@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from inline import run_inline
 from scenario import play_all_seats
+from test_result_provenance import has_provenance
 
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("safetensors")
@@ -106,6 +107,8 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     record = json.loads((out / "record.json").read_text())
     assert record["decisions"] >= 2000 and len(record["curve"]) >= 2
     assert evaluation(record, "greedy")["games"] == 8
+    assert has_provenance(record) and record["command"].startswith("python ")
+    assert record["deals"]["namespace"] == "evaluation" and record["deals"]["count"] == 4
     assert record["time_split"]["update"] > 0
     legal_play(f"net:{out / 'model.safetensors'}")
 
@@ -225,6 +228,10 @@ def test_expert_iteration_improves_a_network_with_a_search_that_uses_it(
     record = json.loads((out / "expert_iteration.json").read_text())
     rows = record["iterations"]
     assert [r["iteration"] for r in rows] == [0, 1, 2]
+    assert has_provenance(record) and record["command"].startswith(
+        "python experiments/expert_iteration.py --start")
+    assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
+                               "last": 1_000_003, "count": 4}
     for r in rows[1:]:
         assert r["versus"]["games"] == 8
         assert r["gain"]["low"] <= r["gain"]["mean"] <= r["gain"]["high"]
@@ -269,6 +276,10 @@ def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: 
     run_script("clone_finetune.py", *args)
     record = json.loads((out / "clone_finetune.json").read_text())
     assert [r["seed"] for r in record["seeds"]] == ["0", "1"]
+    assert has_provenance(record) and record["command"].startswith(
+        "python experiments/clone_finetune.py --teacher tuned")
+    assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
+                               "last": 1_000_003, "count": 4}
     for r in record["seeds"]:
         assert r["versus"]["games"] == r["clone_versus"]["games"] == 8
         assert r["gain"]["low"] <= r["gain"]["mean"] <= r["gain"]["high"]
@@ -342,4 +353,8 @@ def test_encoder_curves_trains_every_arm_and_seed_and_draws_them(tmp_path: Path)
     assert set(record["summary"]) == {"packed 8", "dense-separate 8"}
     assert all(len(runs) == 2 for runs in record["runs"].values())
     assert record["summary"]["packed 8"]["decisions"] == [0, 128, 256]
+    assert has_provenance(record) and record["command"].startswith(
+        "python experiments/encoder_curves.py --arms")
+    assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
+                               "last": 1_000_001, "count": 2}
     assert (tmp_path / "c.png").stat().st_size > 1000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from inline import run_inline
+from test_result_provenance import has_provenance
 
 pytest.importorskip("sb3_contrib")
 
@@ -379,3 +381,32 @@ def test_ctrl_c_stops_a_ppo_ablation_and_its_runs(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert "ppo_ablation: interrupted; 0 of 1 runs finished" in err
     assert not (out / "ablation.json").exists()
+
+
+def test_ppo_ablation_tables_finished_runs_with_the_provenance_of_its_record(
+        tmp_path: Path) -> None:
+    """Finished runs (their ``eval.json``) are reused, not trained again: the record
+    alone is written, with its command, commit, date, machine and the evaluation's deals."""
+    from uno_env.evaluation import head_to_head
+
+    out = tmp_path / "ablation"
+    for seed in (0, 1):
+        run = out / f"baseline-seed{seed}"
+        run.mkdir(parents=True)
+        (run / "eval.json").write_text(json.dumps(
+            [{"win_rate": 0.4, "low": 0.3, "high": 0.5, "games": 8}]))
+        (run / "config.json").write_text(json.dumps(
+            {"seconds": 1.0, "command": f"python experiments/train_sb3.py --seed {seed}"}))
+    run_script("ppo_ablation.py", "--variants", "baseline", "--seeds", "0,1", "--deals", "4",
+               "--out", str(out))
+    record = json.loads((out / "ablation.json").read_text())
+    assert has_provenance(record)
+    assert record["command"] == ("python experiments/ppo_ablation.py --variants baseline "
+                                 f"--seeds 0,1 --deals 4 --out {out}")
+    # train_sb3 measures every run on head_to_head's deals, from its default seed
+    first = inspect.signature(head_to_head).parameters["seed"].default
+    assert record["deals"] == {"namespace": "unnamed", "first": first, "last": first + 3,
+                               "count": 4}
+    assert [(r["variant"], r["seed"]) for r in record["runs"]] == [("baseline", 0),
+                                                                   ("baseline", 1)]
+    assert "| baseline |" in (out / "ablation.md").read_text()

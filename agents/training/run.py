@@ -31,10 +31,11 @@ from typing import Any
 import torch
 
 from uno_env import Rules
-from uno_env.deals import deal_seed
+from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 from uno_env.files import write_atomic
 from uno_env.tooling.dataclass_flags import check_bounds, check_folder, widths
+from uno_env.tooling.machine import provenance
 
 from .. import make_agent
 from ..net import NetAgent, PolicyNet, load_net, save_net, widen
@@ -339,9 +340,11 @@ class Run:
 
     def finish(self, card: dict[str, Any]) -> dict[str, Any]:
         """Evaluate on fresh deals, then write ``model.safetensors`` with its model card and
-        ``record.json``."""
+        ``record.json`` (with the run's provenance: command, commit, date, machine and the
+        fresh deals of the evaluation)."""
         cfg = self.cfg
-        record = {"recipe": card.get("recipe", self.kind), "command": self.command,
+        deals = describe(FRESH_SEED, cfg.eval_deals) if cfg.eval_deals else None
+        record = {"recipe": card.get("recipe", self.kind), **provenance(self.command, deals),
                   "config": dataclasses.asdict(cfg), "decisions": self.decisions,
                   "seconds": round(self.seconds, 1),
                   "decisions_per_second": round(self.decisions / max(self.seconds, 1e-9), 1),
