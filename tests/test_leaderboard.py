@@ -151,3 +151,12 @@ def test_the_goal_is_met_only_by_a_long_exploiter_and_a_search_below_three_point
                           search_gain)
     entry = leaderboard.exploitability(path)["2:sha256:dd"]
     assert leaderboard.gain_goal(entry) == verdict
+
+
+def test_a_search_best_response_alone_can_miss_the_goal_but_not_meet_it() -> None:
+    def search(mean: float) -> dict:
+        return {"search": {"gain": {"mean": mean, "low": mean - 0.01, "high": mean + 0.01}}}
+
+    assert leaderboard.gain_goal(search(0.05)) == "missed"
+    assert leaderboard.gain_goal(search(0.0)) == "open: no PPO exploiter"
+    assert leaderboard.gain_goal(None) == "not measured"

@@ -443,11 +443,14 @@ def gain_goal(entry: dict[str, Any] | None) -> str:
     *met* when both were measured, the exploiter trained for :data:`GOAL_DECISIONS` or
     more, and every interval lies at or below it; *open* (saying what is missing) or
     *undecided* otherwise."""
-    if not entry or not entry.get("gain"):
+    entry = entry or {}
+    gains = [g for g in (entry.get("gain"), (entry.get("search") or {}).get("gain")) if g]
+    if not gains:
         return "not measured"
-    gains = [entry["gain"], *([entry["search"]["gain"]] if entry.get("search") else [])]
     if any(g["low"] > GAIN_GOAL for g in gains):
         return "missed"
+    if not entry.get("gain"):
+        return "open: no PPO exploiter"
     if (entry.get("timesteps") or 0) < GOAL_DECISIONS:
         return (f"open: exploiter of {(entry.get('timesteps') or 0) / 1e6:g}M decisions, "
                 f"not {GOAL_DECISIONS / 1e6:g}M")
