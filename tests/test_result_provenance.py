@@ -20,7 +20,6 @@ MEASURED_BEFORE_PROVENANCE = frozenset({
     "expert-iteration-2p.json", "exploit-4p-previous.json", "exploit-4p.json",
     "exploit-search-previous/official-2p-budget128.json",
     "exploit-search-previous/official-2p-budget32.json",
-    "exploit-search/official-2p-scratch-budget128.json",
     "exploit.json", "heuristic_2p_stage1.json",
     "heuristic_4p_stage1.json", "heuristic_4p_stage2.json", "heuristic_4p_stage3.json",
     "heuristic_start.json", "improved-4p.json", "net-2p-distilled-vs-random-play.json",
