@@ -74,7 +74,8 @@ def test_a_run_without_resume_keeps_saved_progress(tmp_path: Path, stopped: Path
 
 @pytest.mark.parametrize("record", [[1, 2], {"rows": [1]}, {"rows": [{"target": "tuned",
                                                                         "exploiter": 3}]},
-                                    {"rows": 5}, {"players": "two", "rows": []}, "{cut"])
+                                    {"rows": 5}, {"players": "two", "rows": []},
+                                    {"preset": ["official"], "rows": []}, "{cut"])
 def test_a_malformed_exploit_record_is_named_in_one_line(tmp_path: Path, record: object
                                                          ) -> None:
     path = tmp_path / "exploit.json"

@@ -21,8 +21,7 @@ from uno_env.rules import Rules
 
 RECORD = Path(__file__).resolve().parents[1] / "docs" / "results" / "leaderboard.json"
 #: the exploit records ``uno-env leaderboard`` reads by default
-EXPLOIT_RECORDS = [RECORD.parent / name for name in
-                   ("exploit.json", "exploit-4p.json", "exploit-ppo", "exploit-search")]
+EXPLOIT_RECORDS = [RECORD.parents[2] / path for path in leaderboard.EXPLOIT_RECORDS]
 #: compared exactly; speeds and seconds are the machine's, not the code's
 SAME = ("agent", "rating", "low", "high", "win_rate", "win_low", "win_high", "games",
         "rating_vs_reference", "win_rate_vs_reference", "head_to_head_vs_reference")

@@ -489,7 +489,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
                        else {"--out": out, "--json": record})
         if args.tiny or specs:
             folder.mkdir(parents=True, exist_ok=True)
-        exploit = [Path(p) for p in args.exploit.split(",") if p]
+        exploit = [Path(p) for p in (args.exploit.split(",") if args.exploit is not None
+                                     else leaderboard.EXPLOIT_RECORDS) if p]
         models = load_entry_point(MODELS_ENTRY_POINT)()
         def say(text: str) -> None:
             print(text, flush=True)
@@ -687,13 +688,11 @@ def build_parser() -> argparse.ArgumentParser:
     led.add_argument("--base", help="the record --add plays into (default "
                                     "docs/results/leaderboard.json, the published one; "
                                     "--tiny: the smoke run's)")
-    led.add_argument("--exploit", default="docs/results/exploit.json,docs/results/exploit-4p.json,"
-                                          "docs/results/exploit-ppo,"
-                                          "docs/results/exploit-search",
+    led.add_argument("--exploit",
                      help="experiments/exploit.py records to read exploitability from, "
                           "comma-separated, a folder for its *.json (default: the heads-up "
                           "and the 4-player probe, the later PPO exploiters and the search "
-                          "best responses)")
+                          "best responses: leaderboard.EXPLOIT_RECORDS)")
     led.add_argument("--rejoin", action="store_true",
                      help="play nothing: read the --exploit records again into the record "
                           "--json and rewrite its page --out (exploit probes come after "

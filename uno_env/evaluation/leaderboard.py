@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..files import check_output, write_atomic
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..tooling.machine import backend_version, cores, cpu_model, load_average, revision
 from ..tooling.parallel import executor
 from ..tooling.stages import sha256
@@ -71,6 +71,10 @@ AGENTS = {2: [*HEURISTICS, "net:official-2p", "improved:official-2p-exit",
 REFERENCE = "tuned"
 #: The published deal set: tournament seed and deals per seating of each table.
 SEED = 2026
+#: The ``experiments/exploit.py`` records the leaderboard reads by default: the heads-up and
+#: the 4-player probe, the later PPO exploiters and the search best responses.
+EXPLOIT_RECORDS = ("docs/results/exploit.json", "docs/results/exploit-4p.json",
+                   "docs/results/exploit-ppo", "docs/results/exploit-search")
 #: The rules of the leaderboard's tables (the exploitability of every shipped model, of any
 #: preset, is listed below them).
 PRESET = "official"
@@ -339,26 +343,32 @@ def exploitability(*paths: Path, preset: str = PRESET) -> dict[str, dict[str, An
     the same target join one entry; of several PPO exploiters the one trained longest is
     kept, and of several search best responses the one with the largest budget. A missing
     record adds nothing, a damaged or malformed one is a ``ValueError`` naming it."""
-    found: dict[str, dict[str, Any]] = {}
+    return _exploits_by_preset(paths).get(preset, {})
+
+
+def _exploits_by_preset(paths: Sequence[Path]) -> dict[str, dict[str, dict[str, Any]]]:
+    """:func:`exploitability` of every preset the records probed, each file read once."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
     files = [f for path in paths
              for f in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
     for path in files:
         if not path.exists():
             continue
         try:
-            rows = _exploit_rows(json.loads(path.read_text()), preset)
+            preset, rows = _exploit_rows(json.loads(path.read_text()))
         except (OSError, ValueError, TypeError) as e:
             raise ValueError(f"exploit record {str(path)!r} is damaged or malformed "
                              f"({type(e).__name__}: {' '.join(str(e).split())[:100]})"
                              ) from None
+        merged = found.setdefault(preset, {})
         for key, entry in rows.items():
-            old = found.get(key, {})
+            old = merged.get(key, {})
             # the newer record first: of two exploiters trained as long, it is kept
             ppo = max((p for p in (_ppo_part(entry), _ppo_part(old)) if p),
                       key=lambda p: p.get("timesteps") or 0, default={})
             search = max((s for s in (old.get("search"), entry.get("search")) if s),
                          key=lambda s: (s.get("budget") or 0, s.get("games", 0)), default=None)
-            found[key] = {**ppo, "search": search}
+            merged[key] = {**ppo, "search": search}
     return found
 
 
@@ -381,17 +391,17 @@ def file_hashes(agents: Sequence[Any], labels: Sequence[str]) -> dict[str, str]:
             if getattr(agent, "model_file", None) is not None}
 
 
-def _exploit_rows(record: Any, preset: str) -> dict[str, dict[str, Any]]:
-    """The rows of one exploit record, keyed by :func:`exploit_key` (none when it probed
-    another preset than ``preset``); ``TypeError`` saying what is malformed."""
+def _exploit_rows(record: Any) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The preset one exploit record probed and its rows, keyed by :func:`exploit_key`;
+    ``TypeError`` saying what is malformed."""
     if not isinstance(record, dict) or not isinstance(record.get("rows", []), list):
         raise TypeError("it is not a JSON object with a list of rows")
-    players = record.get("players", 2)
+    players, preset = record.get("players", 2), record.get("preset", PRESET)
     if type(players) is not int:
         raise TypeError(f"its players {players!r} is not an integer")
+    if not isinstance(preset, str):
+        raise TypeError(f"its preset {preset!r} is not a name")
     found: dict[str, dict[str, Any]] = {}
-    if record.get("preset", PRESET) != preset:
-        return found
     for row in record.get("rows", []):
         if not isinstance(row, dict) or not isinstance(row.get("exploiter", {}), dict) \
                 or not isinstance(row.get("search") or {}, dict) \
@@ -408,7 +418,7 @@ def _exploit_rows(record: Any, preset: str) -> dict[str, dict[str, Any]]:
             entry["search"] = {**row["search"], "budget": record.get("search_budget"),
                                "command": record.get("command")}
         found[exploit_key(players, row["target"], row.get("target_sha256"))] = entry
-    return found
+    return preset, found
 
 
 #: The goal for a shipped network: no exploiter gains more than this over its start...
@@ -424,7 +434,7 @@ def model_exploitability(models: Sequence[dict[str, Any]], *paths: Path
     preset and table size it was probed at, joined by its SHA-256 and never by its name
     (a probe of an earlier version of the file is not its row). A model never probed
     has one row without an exploiter."""
-    by_preset = {preset: exploitability(*paths, preset=preset) for preset in PRESETS}
+    by_preset = _exploits_by_preset(paths)
     rows = []
     for model in models:
         base = {"spec": model["spec"], "kind": model["kind"], "sha256": model["sha256"]}
