@@ -44,7 +44,7 @@ from uno_env import PRESETS, Rules
 from uno_env.cli import run_command
 from uno_env.deals import deal_seed, describe
 from uno_env.evaluation.references import reference_heuristics
-from uno_env.evaluation.report import matrix_rows
+from uno_env.evaluation.report import matrix_rows, tournaments_of
 from uno_env.evaluation.tournament import TournamentResult, tournament
 from uno_env.files import write_atomic
 from uno_env.rules import played_at
@@ -338,7 +338,7 @@ def recorded_duel(path: Path, best: str) -> tuple[dict, str, bool] | None:
     (records of older versions have no ``deals_from``); None if there is none."""
     if not path.exists():
         return None
-    res = json.loads(path.read_text())[0]
+    res = tournaments_of(json.loads(path.read_text()))[0]
     if len(res["agents"]) != 2 or res["agents"][1] != best or res["preset"] != HEADLINE:
         return None
     r = res["results"][0]

@@ -177,3 +177,23 @@ def test_step_parts_row_adds_up_and_names_the_observation_size(observation) -> N
     row_bytes = (packed_size(Rules(num_players=4)) * 2 if observation == "packed"
                  else OBS_SIZE * 4)
     assert megabytes == f"{1000 * row_bytes / 1e6:.1f}"
+
+
+def test_the_strategy_benchmark_reads_a_recorded_duel_in_either_format(tmp_path) -> None:
+    """A tournament record with its provenance, and one written before records had it
+    (the bare list of entries), give the same duel row."""
+    import strategies
+
+    from uno_env.cli import main as cli_main
+
+    path = tmp_path / "duel.json"
+    assert cli_main(["tournament", "--agents", "greedy,random", "--games", "6", "--seed", "3",
+                     "--json", str(path), "--no-progress"]) == 0
+    row, command, fresh = strategies.recorded_duel(path, "random")
+    assert row["agent"] == "greedy" and row["games"] == 6 and fresh
+    assert "--seed 3" in command
+    legacy = tmp_path / "legacy.json"
+    legacy.write_text(json.dumps(json.loads(path.read_text())["tournaments"]))
+    assert strategies.recorded_duel(legacy, "random") == (row, command.replace(
+        "duel.json", "legacy.json"), True)
+    assert strategies.recorded_duel(path, "tuned") is None

@@ -114,7 +114,7 @@ def test_the_cli_takes_a_file_spec_with_parameters(tmp_path: Path, capsys) -> No
     out = tmp_path / "t.json"
     assert main(["tournament", "--agents", f"{HOARDER}:keep_wilds=false,random",
                  "--games", "4", "--no-progress", "--json", str(out)]) == 0
-    assert json.loads(out.read_text())[0]["agents"][0].endswith(
+    assert json.loads(out.read_text())["tournaments"][0]["agents"][0].endswith(
         "ColorHoarder:keep_wilds=false")
     with pytest.raises(SystemExit, match="--agents: unknown agent 'nobody'.*module:Class"):
         main(["tournament", "--agents", "nobody,random", "--no-progress"])

@@ -50,7 +50,7 @@ def test_tournament_command_saves_records_that_replay(tmp_path: Path, capsys) ->
     files = sorted(folder.glob("*.json"))
     assert [f.name for f in files] == [f"tournament-official-2p-seed0-00{i}.json"
                                       for i in range(3)]
-    results = json.loads((tmp_path / "t.json").read_text())[0]["results"]
+    results = json.loads((tmp_path / "t.json").read_text())["tournaments"][0]["results"]
     wins = {r["label"]: 0 for r in results}
     for f in files:
         record = load_record(f)

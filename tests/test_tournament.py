@@ -14,6 +14,7 @@ import pytest
 from uno_agents import GreedyAgent, RandomAgent
 from uno_env import Rules
 from uno_env.cli import agent_specs, main
+from uno_env.deals import deal_seed
 from uno_env.evaluation.play import Records, TournamentError, agent_labels, seatings
 from uno_env.evaluation.tournament import TournamentResult, tournament
 
@@ -214,9 +215,17 @@ def test_cli_prints_and_saves_the_results(tmp_path, capsys) -> None:
     for expected in ("official, 2 players: 30 games = 5 deals x 6 seatings", "head to head",
                      "win rate by preset", "greedy#2", "95% CI", "rating (Elo, Bradley-Terry)"):
         assert expected in text, expected
-    data = json.loads(out.read_text())
+    record = json.loads(out.read_text())
+    data = record["tournaments"]
     assert [d["preset"] for d in data] == ["official", "house_dobon"]
     assert data[0]["head_to_head"]["games"][0][1] == 10
+    # the record says what made it: the exact command, the commit, date, machine, deals
+    assert record["command"].startswith("uno-env tournament --agents greedy,random,greedy ")
+    assert record["command"].endswith(f"--json {out} --csv {tmp_path / 'r.csv'} --plot "
+                                      f"{tmp_path / 'r.png'} --no-progress")
+    assert record["commit"] and record["date"] and record["machine"]["cores"] >= 1
+    assert record["deals"] == {"namespace": "evaluation", "first": deal_seed("evaluation", 0),
+                               "last": deal_seed("evaluation", 0) + 4, "count": 5}
     csv_lines = (tmp_path / "r.csv").read_text().splitlines()
     assert len(csv_lines) == 1 + 2 * 3 and csv_lines[1].startswith("official,2,greedy,20,5,")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"

@@ -14,6 +14,7 @@ import contextlib
 import math
 import os
 import pickle
+import shlex
 import signal
 import subprocess
 import sys
@@ -444,7 +445,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                                       f"tournament-{name}-{players}p-seed{args.seed}")
     report.print_results(results)
     with user_errors():
-        report.save(results, args.json, args.csv, args.plot)
+        report.save(results, args.json, args.csv, args.plot,
+                    shlex.join(["uno-env", "tournament", *args.argv]))
     if saved:
         print(f"saved {len(saved)} game records in {args.records}")
     return 0
@@ -454,7 +456,6 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     """Play the canonical leaderboard (:mod:`uno_env.evaluation.leaderboard`) and write its
     page and record; ``--tiny`` is a smoke run written elsewhere; ``--add`` plays agents of
     one's own into a record's tables, written elsewhere too."""
-    import shlex
     from pathlib import Path
 
     from .evaluation import leaderboard

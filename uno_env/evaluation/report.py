@@ -197,8 +197,24 @@ def check_outputs(json_path: str | None = None, csv_path: str | None = None,
         plot_format(plot_path)
 
 
-def to_json(results: Sequence[TournamentResult]) -> str:
-    return json.dumps([r.to_dict() for r in results], indent=1)
+def to_json(results: Sequence[TournamentResult], command: str) -> str:
+    """The record of a tournament command: its provenance (the exact ``command``, the
+    commit, date, machine and the deals every preset played) and one entry per preset
+    under ``tournaments``."""
+    from ..deals import deal_seed, describe
+    from ..tooling.machine import provenance
+
+    first = results[0].schedule
+    deals = (describe(deal_seed(first.purpose, first.seed), first.deals)
+             if first.seeds is None else None)
+    record = {**provenance(command, deals), "tournaments": [r.to_dict() for r in results]}
+    return json.dumps(record, indent=1)
+
+
+def tournaments_of(record: object) -> list[dict]:
+    """The per-preset entries of a record :func:`to_json` wrote (records written before
+    it carried provenance are the bare list of entries)."""
+    return record if isinstance(record, list) else record["tournaments"]
 
 
 def to_csv(results: Sequence[TournamentResult]) -> str:
@@ -265,11 +281,13 @@ def _rating_bars(ax: Axes, res: TournamentResult) -> None:
 
 
 def save(results: Sequence[TournamentResult], json_path: str | None = None,
-         csv_path: str | None = None, plot_path: str | None = None) -> None:
-    """Write the requested reports; everything is computed before anything is written."""
+         csv_path: str | None = None, plot_path: str | None = None,
+         command: str = "uno-env tournament") -> None:
+    """Write the requested reports; everything is computed before anything is written.
+    ``command``: what made the results, for the JSON record's provenance."""
     texts: list[tuple[str, str | bytes]] = []
     if json_path:
-        texts.append((json_path, to_json(results)))
+        texts.append((json_path, to_json(results, command)))
     if csv_path:
         texts.append((csv_path, to_csv(results)))
     if plot_path:
