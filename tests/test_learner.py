@@ -32,6 +32,7 @@ from uno_agents.training.rollout import (  # noqa: E402
 from uno_agents.training.workers import make_shards  # noqa: E402
 from uno_env import PRESETS, Engine, Rules  # noqa: E402
 from uno_env.engine.observe import OBS_SIZE  # noqa: E402
+from uno_env.engine.packed import packed_views  # noqa: E402
 from uno_env.engine.packed_rows import observe_packed  # noqa: E402
 from uno_env.engine.playouts import play_opponents  # noqa: E402
 from uno_env.envs.learner import LearnerCore  # noqa: E402
@@ -304,3 +305,45 @@ def test_observations_of_the_wrong_width_are_refused() -> None:
     layout = PackedLayout(2)
     with pytest.raises(ValueError, match=f"float rows of {OBS_SIZE}"):
         packed_from_dense(np.zeros((2, 5), np.float32), layout)
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("official", 2), ("no_mercy", 4), ("house_dobon", 4), ("teams", 4), ("computer", 3)])
+@pytest.mark.parametrize("layout_of", ["rules", "players"])
+def test_a_packed_network_in_an_engine_picks_what_it_picks_from_observations(
+        preset: str, players: int, layout_of: str, monkeypatch) -> None:
+    """``act_in`` reads the engine's packed rows instead of packing the observations
+    again (when the rules have the network's layout), and picks the same actions as
+    ``act``, sampled ones too."""
+    import uno_agents.training.encoder as encoder
+
+    rules = Rules.preset(preset, num_players=players)
+    layout = PackedLayout.of(rules) if layout_of == "rules" else PackedLayout(players)
+    net = build_net("packed", (24, 24), layout).eval()
+    engine = _played(rules, 40, 30)
+    games = np.flatnonzero(~engine.state.done)[::2]
+    obs, masks = engine.observe(games=games), engine.legal_action_mask(games)
+    same_layout = list(packed_views(rules)) == list(layout.views())
+    packing = encoder.packed_from_dense
+    for deterministic in (True, False):
+        agent = NetAgent(net, deterministic=deterministic)
+        want = agent.act(obs, masks, np.random.default_rng(1))
+        if same_layout:
+            monkeypatch.setattr(encoder, "packed_from_dense", None)   # must not be called
+        got = agent.act_in(engine, games, obs, masks, np.random.default_rng(1))
+        monkeypatch.setattr(encoder, "packed_from_dense", packing)
+        assert (got == want).all() and masks[np.arange(games.size), got].all()
+    assert same_layout or layout_of == "players"
+
+
+def test_distinct_rule_rows_are_numpy_unique_rows() -> None:
+    from uno_agents.net import distinct_rows
+
+    one = np.tile(np.array([[0.5, 1.0, 0.0]], np.float32), (4, 1))
+    rows, index = distinct_rows(one)
+    assert rows.tolist() == [[0.5, 1.0, 0.0]] and index.tolist() == [0, 0, 0, 0]
+    mixed = np.concatenate([one, one[:2] + 1, one[:1]])
+    rows, index = distinct_rows(mixed)
+    want_rows, want_index = np.unique(mixed, axis=0, return_inverse=True)
+    assert (rows == want_rows).all() and (index.reshape(-1) == want_index.reshape(-1)).all()
+    assert (rows[index.reshape(-1)] == mixed).all()
