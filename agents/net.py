@@ -337,7 +337,7 @@ class LogitsAgent(Agent):
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """``float32[B, A]`` action logits (legal or not)."""
         obs = observations if self.columns is None else observations[:, self.columns]
-        with torch.inference_mode():
+        with torch.inference_mode(), float32(self.device):
             x = torch.as_tensor(np.ascontiguousarray(obs, np.float32)).to(self.device)
             return self.forward(x).float().cpu().numpy()
 
@@ -435,7 +435,7 @@ class NetAgent(LogitsAgent):
         """The packed encoder's logits of ``packed`` rows, its rule vectors read from the
         ``observations`` those rows came from."""
         rules, index = distinct_rows(observations[:, self.columns])
-        with torch.inference_mode():
+        with torch.inference_mode(), float32(self.device):
             inputs = self.net.prepare(torch.from_numpy(packed).to(self.device))
             each = (None if len(rules) == 1   # one rule set: its bias broadcasts
                     else torch.from_numpy(index.reshape(-1).astype(np.int64)).to(self.device))
@@ -449,6 +449,12 @@ class NetAgent(LogitsAgent):
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         return self.net.evaluate(self.net.prepare(obs))[0]
+
+
+def float32(device: torch.device) -> torch.autocast:
+    """A network agent plays in float32 even inside a learner's mixed precision (the
+    opponents of a ``--amp`` run play as they do anywhere else)."""
+    return torch.autocast(device_type=device.type, enabled=False)
 
 
 def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -168,3 +168,20 @@ def test_shipped_networks_load_and_play_legally(name: str, players: int) -> None
     play_all_seats(Rules.preset("official", num_players=players), agent, 16, 2)
     card = json.loads((MODELS_DIR / f"{name}.json").read_text())
     assert {"recipe", "command", "seeds", "results"} <= set(card)
+
+
+@pytest.mark.parametrize("encoder", ["dense", "packed"])
+def test_a_network_agent_plays_in_float32_inside_mixed_precision(encoder: str) -> None:
+    """An opponent playing inside a learner's ``--amp`` rollout picks as it does anywhere."""
+    from uno_agents.training.encoder import PackedLayout
+    from uno_agents.training.nets import build_net
+
+    rules = Rules.preset("official", num_players=2)
+    net = small_net() if encoder == "dense" else build_net("packed", (32,), PackedLayout.of(rules))
+    agent = NetAgent(net.eval())
+    engine = Engine(rules, 64, seed=3)
+    obs = engine.observe(engine.current_player)
+    plain = agent.logits(obs)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        mixed = agent.logits(obs)
+    assert mixed.dtype == np.float32 and (mixed == plain).all()

@@ -25,7 +25,6 @@ MEASURED_BEFORE_PROVENANCE = frozenset({
     "heuristic_start.json", "improved-4p.json", "net-2p-distilled-vs-random-play.json",
     "net-2p-distilled.json", "net-2p-vs-random-play.json", "net-2p.json", "net-4p-previous.json",
     "net-4p-search.json", "net-4p.json", "ppo-ablation.json", "search-4p.json", "search_duel.json",
-    "strategies.json",
 })
 
 
@@ -50,3 +49,35 @@ def test_a_result_record_says_what_made_it_unless_measured_before_that(name: str
 
 def test_the_list_names_only_records_that_exist() -> None:
     assert set(RECORDS) >= MEASURED_BEFORE_PROVENANCE
+
+
+def test_the_commit_of_a_record_says_when_any_code_differs_from_it(tmp_path, monkeypatch) -> None:
+    """``+changes`` follows a change to a Python file anywhere in the checkout (an agent or
+    an experiment as much as the library), not to a result record."""
+    import shutil
+    import subprocess
+
+    from uno_env.tooling import machine
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    repo = tmp_path / "repo"
+    (repo / "uno_env" / "tooling").mkdir(parents=True)
+    (repo / "agents").mkdir()
+    fake = repo / "uno_env" / "tooling" / "machine.py"
+    for path in (fake, repo / "agents" / "net.py", repo / "result.json"):
+        path.write_text("x = 1\n")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "start", "--allow-empty")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "files")
+    monkeypatch.setattr(machine, "__file__", str(fake))
+    clean = machine.revision()
+    assert clean and not clean.endswith("+changes")
+    (repo / "result.json").write_text("{}\n")
+    assert machine.revision() == clean
+    (repo / "agents" / "net.py").write_text("x = 2\n")
+    assert machine.revision() == clean + "+changes"

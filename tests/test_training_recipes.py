@@ -358,3 +358,22 @@ def test_encoder_curves_trains_every_arm_and_seed_and_draws_them(tmp_path: Path)
     assert record["deals"] == {"namespace": "evaluation", "first": 1_000_000,
                                "last": 1_000_001, "count": 2}
     assert (tmp_path / "c.png").stat().st_size > 1000
+
+
+def test_amp_trains_in_bfloat16_on_the_cpu_and_saves_float32(tmp_path: Path) -> None:
+    """``--amp`` is mixed precision on the CPU too: the same run ends with other weights
+    than in float32 (not a no-op), and the saved network is float32 all the same."""
+    import torch
+    from safetensors.torch import load_file
+
+    args = ["--timesteps", "256", "--num-games", "8", "--n-steps", "16", "--batch-size", "64",
+            "--encoder", "dense-separate", "--hidden", "32", "--eval-every", "0",
+            "--curve-deals", "0", "--eval-deals", "0", "--device", "cpu", "--no-progress"]
+    weights = {}
+    for flag in ("--no-amp", "--amp"):
+        out = tmp_path / flag.strip("-")
+        run_script("train_ppo.py", *args, flag, "--out", str(out))
+        assert json.loads((out / "record.json").read_text())["config"]["amp"] == (flag == "--amp")
+        weights[flag] = load_file(out / "model.safetensors")
+    assert {t.dtype for t in weights["--amp"].values()} == {torch.float32}
+    assert any(not (weights["--amp"][k] == weights["--no-amp"][k]).all() for k in weights["--amp"])

@@ -60,7 +60,7 @@ class RunSettings:
     learning_rate: float = 3e-4    # Adam's step size
     device: str = "auto"           # where the network runs: auto (CUDA when present), cpu,
     #                                cuda
-    amp: bool = False              # bfloat16 mixed precision on CUDA (no effect on the CPU)
+    amp: bool = False              # bfloat16 mixed precision (CUDA, or a CPU with bfloat16)
     threads: int = 0               # torch threads (0: the cores the workers leave, every core
     #                                without workers)
     workers: int = -1              # processes playing the games (-1: from the core count, 0:

@@ -53,14 +53,15 @@ def cores() -> int:
 
 
 def revision() -> str | None:
-    """The git commit the code ran at, with ``+changes`` when the code differs from it
-    (None outside a git checkout)."""
-    here = Path(__file__).parent
+    """The git commit the code ran at, with ``+changes`` when any Python file of the
+    checkout (the library, the agents, the experiments) differs from it (None outside a
+    git checkout)."""
+    root = Path(__file__).resolve().parents[2]
     try:
         done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10, cwd=here)
-        changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "."],
-                                 capture_output=True, timeout=10, cwd=here.parent).returncode
+                              text=True, timeout=10, cwd=root)
+        changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "*.py"],
+                                 capture_output=True, timeout=10, cwd=root).returncode
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode != 0 or not done.stdout.strip():
