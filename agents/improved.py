@@ -58,6 +58,7 @@ from .files import (
     check_zip,
     resolve_model,
 )
+from .net import float32
 from .policy import observation_columns, scale_observation
 
 
@@ -88,7 +89,7 @@ class AdvantageNet(torch.nn.Module):
         """``float32[B, A]`` advantages from this version's observations ``[B, OBS_SIZE]``
         (the columns of the version the network was trained on picked out)."""
         obs = observations if self.columns is None else observations[:, self.columns]
-        with torch.no_grad():
+        with torch.no_grad(), float32(torch.device("cpu")):   # float32 inside any --amp
             out = self(torch.as_tensor(np.ascontiguousarray(obs, np.float32)))
         return out.numpy()
 

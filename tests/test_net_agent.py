@@ -185,3 +185,15 @@ def test_a_network_agent_plays_in_float32_inside_mixed_precision(encoder: str) -
     with torch.autocast("cpu", dtype=torch.bfloat16):
         mixed = agent.logits(obs)
     assert mixed.dtype == np.float32 and (mixed == plain).all()
+
+
+def test_an_advantage_network_advises_in_float32_inside_mixed_precision() -> None:
+    from uno_agents.improved import AdvantageNet
+
+    torch.manual_seed(0)
+    net = AdvantageNet((32,)).eval()
+    obs = Engine(Rules.preset("official", num_players=2), 32, seed=5).observe(0)
+    plain = net.advise(obs)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        mixed = net.advise(obs)
+    assert mixed.dtype == np.float32 and (mixed == plain).all()
