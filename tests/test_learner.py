@@ -347,3 +347,24 @@ def test_distinct_rule_rows_are_numpy_unique_rows() -> None:
     want_rows, want_index = np.unique(mixed, axis=0, return_inverse=True)
     assert (rows == want_rows).all() and (index.reshape(-1) == want_index.reshape(-1)).all()
     assert (rows[index.reshape(-1)] == mixed).all()
+
+
+def test_ctrl_c_in_a_step_reaches_the_caller_as_itself(monkeypatch) -> None:
+    """A KeyboardInterrupt inside a shard's step ends collecting with that interrupt (not
+    with an error about a step never sent, which buried it under a second traceback)."""
+    from uno_agents.training.rollout import Games
+
+    rules = Rules.preset("official", num_players=2)
+    shard = Games(rules, 4, "greedy", 0, "packed", PackedLayout.of(rules))
+    net = build_net("packed", (8,), PackedLayout.of(rules))
+    real, calls = shard.step, []
+
+    def interrupted_at_the_third(actions: np.ndarray) -> tuple:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(actions)
+    monkeypatch.setattr(shard, "step", interrupted_at_the_third)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        collect(shard, net, 6, torch.device("cpu"))
+    assert caught.value.__context__ is None and len(calls) == 3

@@ -263,16 +263,17 @@ def collect(shards: Source | Sequence[Source], net: Any, steps: int,
         if done.any():
             outcomes.append(outcome[done])
 
-    try:
+    try:   # pending[k]: shard k's step was sent and its result not yet taken
         for _ in range(steps):
             for k in range(len(shards)):
                 if pending[k]:
+                    pending[k] = False
                     finish(k)
                 act(k)
                 pending[k] = True
         for k in range(len(shards)):
-            finish(k)
             pending[k] = False
+            finish(k)
     finally:
         for k in range(len(shards)):
             if pending[k]:

@@ -13,7 +13,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -211,7 +211,7 @@ def to_json(results: Sequence[TournamentResult], command: str) -> str:
     return json.dumps(record, indent=1)
 
 
-def tournaments_of(record: object) -> list[dict]:
+def tournaments_of(record: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
     """The per-preset entries of a record :func:`to_json` wrote (records written before
     it carried provenance are the bare list of entries)."""
     return record if isinstance(record, list) else record["tournaments"]
