@@ -14,7 +14,7 @@ import pytest
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "results"
 
 MEASURED_BEFORE_PROVENANCE = frozenset({
-    "bench-learn-packed-128x128.json", "bench-learn.json", "clone-finetune-2p-seed3.json",
+    "bench-learn-packed-128x128.json", "clone-finetune-2p-seed3.json",
     "cross_preset-previous.json", "cross_preset-vs-tuned.json", "dmc-2p.json",
     "encoder-curves.json", "exit-4p.json",
     "expert-iteration-2p.json", "exploit-4p-previous.json",
