@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..deals import deal_seed, describe
 from ..files import check_output, write_atomic
+from ..tooling.machine import provenance
 from .tournament import TournamentResult
 
 if TYPE_CHECKING:
@@ -138,8 +140,6 @@ class PrintedTables:
     def write(self, path: Path, command: str) -> None:
         """The record at ``path`` (atomically): provenance (its machine's load average
         is the end's; a benchmark's first table has the start's) and every table kept."""
-        from ..tooling.machine import provenance
-
         record = {**provenance(command), "tables": self.tables}
         write_atomic(path, json.dumps(record, indent=1) + "\n")
 
@@ -201,9 +201,6 @@ def to_json(results: Sequence[TournamentResult], command: str) -> str:
     """The record of a tournament command: its provenance (the exact ``command``, the
     commit, date, machine and the deals every preset played) and one entry per preset
     under ``tournaments``."""
-    from ..deals import deal_seed, describe
-    from ..tooling.machine import provenance
-
     first = results[0].schedule
     deals = (describe(deal_seed(first.purpose, first.seed), first.deals)
              if first.seeds is None else None)
