@@ -1,5 +1,5 @@
 """Outputs: two options never name one file, files are written whole by any number of
-writers, and exploit.md is written atomically."""
+writers, exploit.md is written atomically, and exploit.py plays on its ``--threads``."""
 
 from __future__ import annotations
 
@@ -66,14 +66,46 @@ def test_write_atomic_gives_the_permissions_of_a_plain_write(tmp_path: Path) -> 
     assert os.stat(tmp_path / "atomic").st_mode == os.stat(tmp_path / "plain").st_mode
 
 
-def test_exploit_md_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> None:
+NET = REPO / "agents" / "models" / "official-2p.safetensors"
+
+
+def load_exploit() -> object:
+    """``experiments/exploit.py`` as a module, to run its ``main`` in this process."""
     pytest.importorskip("safetensors")
     spec = importlib.util.spec_from_file_location("exploit_probe",
                                                   REPO / "experiments" / "exploit.py")
     exploit = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(exploit)   # type: ignore[union-attr]
-    net = REPO / "agents" / "models" / "official-2p.safetensors"
-    monkeypatch.setattr(exploit, "train_exploiter", lambda target, args: net)
+    return exploit
+
+
+def test_exploit_plays_its_evaluation_on_its_threads(tmp_path: Path, monkeypatch) -> None:
+    """``--threads`` holds for the games exploit.py plays itself, not only for training:
+    a loaded machine slows games on more threads than it has free cores."""
+    import torch
+
+    exploit = load_exploit()
+    monkeypatch.setattr(exploit, "train_exploiter", lambda target, args: NET)
+    threads: list[int] = []
+
+    def deal_wins(*args: object, **kwargs: object) -> np.ndarray:
+        threads.append(torch.get_num_threads())
+        return np.array([1.0, 0.0])
+
+    monkeypatch.setattr(exploit, "deal_wins", deal_wins)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        exploit.main(["--targets", "greedy", "--init-net", str(NET), "--deals", "1",
+                      "--threads", "1", "--out", str(tmp_path / "probe")])
+    finally:
+        torch.set_num_threads(before)
+    assert threads == [1, 1]
+
+
+def test_exploit_md_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> None:
+    exploit = load_exploit()
+    monkeypatch.setattr(exploit, "train_exploiter", lambda target, args: NET)
     monkeypatch.setattr(exploit, "deal_wins",
                         lambda *a, **k: np.array([1.0, 0.0, 1.0, 0.5]))
     out = tmp_path / "probe"
@@ -95,7 +127,7 @@ def test_exploit_md_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) 
 
     monkeypatch.setattr(Path, "open", filling_disk)
     with pytest.raises(OSError, match="No space left"):
-        exploit.main(["--targets", "greedy", "--init-net", str(net), "--deals", "4",
+        exploit.main(["--targets", "greedy", "--init-net", str(NET), "--deals", "4",
                       "--out", str(out)])
     monkeypatch.undo()
     assert (out / "exploit.md").read_text() == "the table of the last run\n"
