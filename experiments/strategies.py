@@ -334,19 +334,22 @@ def targets(out: dict, args: argparse.Namespace) -> list[str]:
 def recorded_duel(path: Path, best: str) -> tuple[dict, str, bool] | None:
     """The search agent against ``best`` from a tournament JSON written by ``uno-env
     tournament --json`` (a duel with more games than the search cells), as a cell row,
-    the command that plays it and whether its seed names a stream of evaluation deals
-    (records of older versions have no ``deals_from``); None if there is none."""
+    the command that played it (its own, where the record holds one) and whether its seed
+    names a stream of evaluation deals (records of older versions have no ``deals_from``);
+    None if there is none."""
     if not path.exists():
         return None
-    res = tournaments_of(json.loads(path.read_text()))[0]
+    record = json.loads(path.read_text())
+    res = tournaments_of(record)[0]
     if len(res["agents"]) != 2 or res["agents"][1] != best or res["preset"] != HEADLINE:
         return None
     r = res["results"][0]
     row = {"agent": r["label"], "baseline": best, "games": r["games"], "wins": r["wins"],
            "win_rate": r["win_rate"], "low": r["win_low"], "high": r["win_high"]}
-    command = (f"uno-env tournament --agents {' '.join(res['agents'])} --preset "
-               f"{res['preset']} --games {res['games']} --seed {res['seed']} --batch 256 "
-               f"--ray --json docs/results/{path.name}")
+    command = record["command"] if isinstance(record, dict) else (
+        f"uno-env tournament --agents {' '.join(res['agents'])} --preset {res['preset']} "
+        f"--games {res['games']} --seed {res['seed']} --batch 256 --ray "
+        f"--json docs/results/{path.name}")
     return row, command, "deals_from" in res
 
 

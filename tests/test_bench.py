@@ -181,7 +181,8 @@ def test_step_parts_row_adds_up_and_names_the_observation_size(observation) -> N
 
 def test_the_strategy_benchmark_reads_a_recorded_duel_in_either_format(tmp_path) -> None:
     """A tournament record with its provenance, and one written before records had it
-    (the bare list of entries), give the same duel row."""
+    (the bare list of entries), give the same duel row; the command shown is the record's
+    own where it holds one."""
     import strategies
 
     from uno_env.cli import main as cli_main
@@ -191,9 +192,10 @@ def test_the_strategy_benchmark_reads_a_recorded_duel_in_either_format(tmp_path)
                      "--json", str(path), "--no-progress"]) == 0
     row, command, fresh = strategies.recorded_duel(path, "random")
     assert row["agent"] == "greedy" and row["games"] == 6 and fresh
-    assert "--seed 3" in command
+    assert command == json.loads(path.read_text())["command"]
     legacy = tmp_path / "legacy.json"
     legacy.write_text(json.dumps(json.loads(path.read_text())["tournaments"]))
-    assert strategies.recorded_duel(legacy, "random") == (row, command.replace(
-        "duel.json", "legacy.json"), True)
+    legacy_row, legacy_command, _ = strategies.recorded_duel(legacy, "random")
+    assert legacy_row == row and "--seed 3" in legacy_command
+    assert legacy_command.endswith("--json docs/results/legacy.json")
     assert strategies.recorded_duel(path, "tuned") is None
