@@ -24,7 +24,7 @@ MEASURED_BEFORE_PROVENANCE = frozenset({
     "heuristic_4p_stage1.json", "heuristic_4p_stage2.json", "heuristic_4p_stage3.json",
     "heuristic_start.json", "improved-4p.json", "net-2p-distilled-vs-random-play.json",
     "net-2p-distilled.json", "net-2p-vs-random-play.json", "net-2p.json", "net-4p-previous.json",
-    "net-4p-search.json", "net-4p.json", "ppo-ablation.json", "search-4p.json", "search_duel.json",
+    "net-4p-search.json", "net-4p.json", "ppo-ablation.json", "search-4p.json",
 })
 
 
