@@ -71,10 +71,13 @@ AGENTS = {2: [*HEURISTICS, "net:official-2p", "improved:official-2p-exit",
 REFERENCE = "tuned"
 #: The published deal set: tournament seed and deals per seating of each table.
 SEED = 2026
-#: The ``experiments/exploit.py`` records the leaderboard reads by default: the heads-up and
-#: the 4-player probe, the later PPO exploiters and the search best responses.
+#: The ``experiments/exploit.py`` records the leaderboard reads by default: the first
+#: heads-up and 4-player probes, the probes of agents other than shipped networks measured
+#: since (read after the first, so they are the newer), the PPO exploiters of the shipped
+#: networks and the search best responses.
 EXPLOIT_RECORDS = ("docs/results/exploit.json", "docs/results/exploit-4p.json",
-                   "docs/results/exploit-ppo", "docs/results/exploit-search")
+                   "docs/results/exploit-probes", "docs/results/exploit-ppo",
+                   "docs/results/exploit-search")
 #: The rules of the leaderboard's tables (the exploitability of every shipped model, of any
 #: preset, is listed below them).
 PRESET = "official"
