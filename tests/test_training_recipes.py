@@ -265,6 +265,29 @@ def test_ppo_checkpoints_are_plain_tensors_and_resume_continues_them(tmp_path: P
     assert record["seconds"] >= first["seconds"]
 
 
+def test_ppo_drops_its_step_size_and_a_resumed_run_takes_the_one_asked_for(
+        tmp_path: Path) -> None:
+    """``--lr-drop-at N --lr-drop-to X``: Adam steps at X from decision N on; a resumed run
+    steps at its own settings' size, not at the one its checkpoint was saved with."""
+    import torch
+
+    out = tmp_path / "ppo"
+    args = ["--num-games", "8", "--n-steps", "16", "--batch-size", "64", "--eval-every", "0",
+            "--curve-deals", "2", "--eval-deals", "0", "--out", str(out), "--no-progress"]
+
+    def saved_step_size() -> float:
+        (path,) = out.glob("checkpoints/step_*.pt")
+        groups = torch.load(path, weights_only=True)["optimizer"]["param_groups"]
+        return float(groups[0]["lr"])
+
+    run_script("train_ppo.py", "--timesteps", "256", "--learning-rate", "3e-4",
+               "--lr-drop-at", "128", "--lr-drop-to", "1e-5", *args)
+    assert saved_step_size() == pytest.approx(1e-5)
+    run_script("train_ppo.py", "--timesteps", "384", "--learning-rate", "5e-4", "--resume",
+               *args)
+    assert saved_step_size() == pytest.approx(5e-4)
+
+
 @pytest.mark.slow
 def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: Path) -> None:
     out = tmp_path / "cf"

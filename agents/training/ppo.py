@@ -176,6 +176,9 @@ class PPOConfig(RunSettings):
     max_grad_norm: float = 0.5     # gradients clipped to this norm
     anchor: float = 0.0            # weight of KL(policy || the --init-net network) in the loss
     #                                (0: no anchor)
+    lr_drop_at: int = 0            # learner decisions after which Adam's step size becomes
+    #                                --lr-drop-to, for a last stretch of fine steps (0: never)
+    lr_drop_to: float = 2e-5       # the step size after --lr-drop-at
     heuristics: str = "tuned,greedy,random_play"  # with --opponents self-play: the agents
     #                                mixed into the pool of the learner's snapshots
     snapshot_every: int = 250_000  # learner decisions between snapshots joining the pool
@@ -194,8 +197,9 @@ class PPOConfig(RunSettings):
             self.opponents = opponents
         check_bounds(self, at_least_one=("timesteps", "n_steps", "batch_size", "n_epochs",
                                          "snapshot_every", "pool_size"),
-                     non_negative=("anchor", "ent_coef", "vf_coef", "clip_range"),
-                     positive=("max_grad_norm",),
+                     non_negative=("anchor", "ent_coef", "vf_coef", "clip_range",
+                                   "lr_drop_at"),
+                     positive=("max_grad_norm", "lr_drop_to"),
                      fractions=("gamma", "gae_lambda", "heuristic_share", "latest_share"))
         if self.anchor and not self.init_net:
             raise SystemExit("--anchor needs --init-net (the network to stay near)")
@@ -243,6 +247,19 @@ class SelfPlay:
         self.pool.set_members([*self.heuristics, *self.snapshots], weights)
 
 
+def step_size(cfg: PPOConfig, decisions: int) -> float:
+    """Adam's step size after ``decisions`` learner decisions: ``--learning-rate``, then
+    ``--lr-drop-to`` from ``--lr-drop-at`` on."""
+    return cfg.lr_drop_to if cfg.lr_drop_at and decisions >= cfg.lr_drop_at else cfg.learning_rate
+
+
+def set_step_size(optimizer: torch.optim.Optimizer, lr: float) -> None:
+    """Every rollout's step size, set from the settings (a resumed run's optimizer state
+    carries the step size it was saved with, which this replaces)."""
+    for group in optimizer.param_groups:
+        group["lr"] = lr
+
+
 def train(cfg: PPOConfig, command: str = "") -> dict[str, Any]:
     """Train with PPO on the learner core; returns the run's record (``record.json``)."""
     cfg.check()
@@ -261,6 +278,7 @@ def train(cfg: PPOConfig, command: str = "") -> dict[str, Any]:
     try:
         while run.decisions < cfg.timesteps:
             run.between_rollouts(optimizer)
+            set_step_size(optimizer, step_size(cfg, run.decisions))
             with autocast(run.device, cfg.amp):
                 rollout = collect(shards, run.net, cfg.n_steps, run.device, run.generator)
             start = time.perf_counter()
