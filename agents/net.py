@@ -27,6 +27,7 @@ loads a file, never a shipped model of the same name.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Sequence
 from dataclasses import fields
@@ -365,12 +366,17 @@ class NetAgent(LogitsAgent):
     """A :class:`PolicyNet` as a batch agent: the most likely legal action of each row,
     or with ``deterministic=False`` a sample of the masked softmax (Gumbel-max with the
     ``rng`` given to :meth:`act`, so games stay reproducible). It holds the network and
-    nothing else."""
+    nothing else.
+
+    A network given in memory plays where it is (``device=None``), live: a learner's
+    curve and its self-play see its current weights. Asked to play on another device, the
+    agent plays a copy moved there, never moving the caller's network (a learner's on the
+    GPU stays there). A network file loads on ``device`` (default: the CPU)."""
 
     name = "net"
 
     def __init__(self, model: str | Path | torch.nn.Module, deterministic: bool = True,
-                 label: str | None = None, device: str = "cpu") -> None:
+                 label: str | None = None, device: str | None = None) -> None:
         from .training.device import resolve_device
 
         self.columns: np.ndarray | None = None
@@ -394,8 +400,11 @@ class NetAgent(LogitsAgent):
                             f"{type(model).__name__}")
         if not isinstance(deterministic, bool):
             raise TypeError(f"deterministic must be true or false, got {deterministic!r}")
-        self.device = resolve_device(device)
-        self.net = self.net.to(self.device)
+        here = next(self.net.parameters()).device
+        self.device = here if device is None else resolve_device(device)
+        if (self.device.type, self.device.index or 0) != (here.type, here.index or 0):
+            self.net = (copy.deepcopy(self.net) if self.model_file is None
+                        else self.net).to(self.device)
         self.packed = getattr(self.net, "raw_kind", "dense") == "packed"
         self.deterministic = deterministic
         self.uses_rng = not deterministic
@@ -466,7 +475,7 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(rows, axis=0, return_inverse=True)
 
 
-def _net_options(spec: str, device: str) -> tuple[str, str]:
+def _net_options(spec: str, device: str | None) -> tuple[str, str | None]:
     """``"<model>,device=<d>"`` as ``(model, device)``; other options are refused."""
     model, *options = spec.split(",")
     for option in options:

@@ -23,7 +23,8 @@ GPU (``--device cuda``, or ``auto`` where one is present) all three run there, S
 through its harness's own ``--device``.
 
 It writes a JSON record (``--out``) and ends with one line ``learner speedup over
-SB3: <N>x``, N being (c)'s steps/s over (a)'s. The targets, on a 2-core machine:
+SB3: <N>x``, N being (c)'s steps/s over (a)'s, both on the same device (on a GPU,
+the core's CPU lines are printed too, for reference). The targets, on a 2-core machine:
 (b) within 1.25x of its floor, and (c) at least 5x (a).
 
 On a shared machine the speed changes from minute to minute, so the learners are
@@ -298,8 +299,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             measured[i].append(learner.measure(cfg.rollouts))
             if isinstance(learner, CoreLearner):
                 floors[i].append(learner.floor())
-        over_a = measured[0][-1]["seconds"] / measured[2][-1]["seconds"]
-        over_floor = measured[1][-1]["seconds"] / (floors[1][-1] * cfg.rollouts)
+        over_a = measured[0][-1]["seconds"] / measured[-1][-1]["seconds"]
+        over_floor = measured[-2][-1]["seconds"] / (floors[-2][-1] * cfg.rollouts)
         print(f"round {k + 1}/{cfg.rounds}: (c) {over_a:.2f}x (a); (b) {over_floor:.2f}x "
               "its floor", flush=True)
     for learner in learners:
@@ -307,7 +308,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     lines = [summary(learner, measured[i], floors[i], cfg)
              for i, learner in enumerate(learners)]
     print(table(lines), flush=True)
-    a, b, c = lines[0], lines[1], lines[2]
+    a, b, c = lines[0], lines[-2], lines[-1]   # (b) and (c) where (a) runs: like with like
     speedups = [cc / aa for aa, cc in zip(a["round_steps_per_second"],
                                           c["round_steps_per_second"], strict=True)]
     command = "python experiments/bench_learn.py " + " ".join(argv or sys.argv[1:])

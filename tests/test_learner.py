@@ -217,6 +217,31 @@ def test_worker_processes_deal_the_games_an_engine_here_deals() -> None:
             shard.close()
 
 
+def test_worker_processes_start_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker takes seconds to start (imports, kernels): all start before the first
+    is waited for, so 15 workers start in the time of one, not of 15."""
+    from uno_agents.training import workers
+
+    events: list[str] = []
+    start, ready = workers.WorkerGames.__init__, workers.WorkerGames.wait_ready
+
+    def started(self, *args, **kwargs) -> None:
+        start(self, *args, **kwargs)
+        events.append("start")
+
+    def waited(self) -> None:
+        events.append("wait")
+        ready(self)
+
+    monkeypatch.setattr(workers.WorkerGames, "__init__", started)
+    monkeypatch.setattr(workers.WorkerGames, "wait_ready", waited)
+    rules = Rules.preset("official", num_players=2)
+    shards = make_shards(rules, 6, "greedy", 0, "packed", PackedLayout.of(rules), 3)
+    for shard in shards:
+        shard.close()
+    assert events == ["start"] * 3 + ["wait"] * 3
+
+
 def test_a_worker_that_fails_says_why() -> None:
     rules = Rules.preset("official", num_players=2)
     with pytest.raises(RuntimeError, match="worker process failed"):
@@ -298,7 +323,36 @@ def test_a_net_agent_on_a_gpu_plays_what_it_plays_on_the_cpu() -> None:
     obs = engine.observe(engine.current_player)
     net = build_net("packed", (32, 32), PackedLayout.of(rules))
     cpu, gpu = NetAgent(net, device="cpu"), NetAgent(net, device="cuda")
+    assert next(net.parameters()).device.type == "cpu" and cpu.net is net   # not moved
     assert gpu.logits(obs) == pytest.approx(cpu.logits(obs), abs=1e-4)
+    on_gpu = net.to("cuda")
+    assert NetAgent(on_gpu).device.type == "cuda" and NetAgent(on_gpu).net is on_gpu
+
+
+def test_a_net_agent_of_a_network_in_memory_plays_its_live_weights_where_it_is() -> None:
+    """A learner's curve and self-play read the network it trains: the agent holds that
+    very module on its own device, so a weight changed after is a weight played."""
+    rules = Rules.preset("official", num_players=2)
+    engine = _played(rules, 16, 10)
+    obs = engine.observe(engine.current_player)
+    net = build_net("packed", (32, 32), PackedLayout.of(rules))
+    agent = NetAgent(net)
+    before = agent.logits(obs)
+    with torch.no_grad():
+        net.policy.bias += 1.0
+    assert agent.net is net and agent.device.type == "cpu"
+    assert agent.logits(obs) == pytest.approx(before + 1.0, abs=1e-4)
+
+
+def test_automatic_workers_are_one_per_core_but_one_and_never_more_than_the_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a 16-core machine a run of 8 games takes 8 workers, not 15 it could not fill."""
+    from uno_agents.training.run import RunSettings
+
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    assert RunSettings(num_games=8).worker_count() == 8
+    assert RunSettings(num_games=256).worker_count() == 15
+    assert RunSettings(num_games=8, workers=0).worker_count() == 0
 
 
 def test_observations_of_the_wrong_width_are_refused() -> None:

@@ -63,8 +63,8 @@ class RunSettings:
     amp: bool = False              # bfloat16 mixed precision (CUDA, or a CPU with bfloat16)
     threads: int = 0               # torch threads (0: the cores the workers leave, every core
     #                                without workers)
-    workers: int = -1              # processes playing the games (-1: from the core count, 0:
-    #                                none, the games in this process)
+    workers: int = -1              # processes playing the games (-1: from the core count, at
+    #                                most one a game; 0: none, the games in this process)
     seed: int = 0                  # seed of the training deals, the network and the sampling
     out: str = "runs/train"        # output folder
     resume: bool = False           # continue the run in --out from its last checkpoint
@@ -108,7 +108,7 @@ class RunSettings:
                             num_players=4 if self.preset == "teams" else self.players)
 
     def worker_count(self) -> int:
-        return default_workers() if self.workers < 0 else self.workers
+        return min(default_workers(), self.num_games) if self.workers < 0 else self.workers
 
 
 def new_network(cfg: RunSettings) -> Any:
@@ -332,8 +332,7 @@ class Run:
         self.deals_used = int(saved["deals_used"])
         self.curve = json.loads(saved["curve"])
         self.timing = json.loads(saved["timing"])
-        self.generator.set_state(saved["generator"].cpu() if self.device.type == "cpu"
-                                 else saved["generator"])
+        self.generator.set_state(saved["generator"].cpu())   # a CPU tensor on every device
         return json.loads(saved["extra"])
 
     # --- the end ------------------------------------------------------------------------

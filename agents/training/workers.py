@@ -114,6 +114,10 @@ class WorkerGames:
             daemon=True)
         self._process.start()
         child.close()
+
+    def wait_ready(self) -> None:
+        """Wait until the worker has built its games (each worker starts in seconds:
+        :func:`make_shards` starts them all, then waits, so they start side by side)."""
         self._wait()
 
     def _wait(self) -> None:
@@ -175,6 +179,8 @@ def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kin
         for first, size in zip(firsts, sizes, strict=True):
             shards.append(WorkerGames(rules, int(size), opponents, seed + int(first), raw_kind,
                                       layout, truncation_reward))
+        for shard in shards:
+            shard.wait_ready()
     except BaseException:
         for shard in shards:
             shard.close()
