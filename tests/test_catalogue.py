@@ -124,8 +124,8 @@ def test_exploit_rows_join_models_by_file_hash_and_heuristics_by_name(tmp_path: 
 
 
 def test_the_published_exploit_records_name_the_files_they_measured() -> None:
-    root = Path(__file__).resolve().parent.parent / "docs" / "results"
-    found = leaderboard.exploitability(root / "exploit.json", root / "exploit-4p.json")
+    root = Path(__file__).resolve().parent.parent
+    found = leaderboard.exploitability(*(root / p for p in leaderboard.EXPLOIT_RECORDS))
     digest = _digest(MODELS_DIR / "official-4p.safetensors")
     assert f"4:sha256:{digest}" in found
 
