@@ -202,7 +202,8 @@ def figure(report: dict[str, Any], path: str) -> None:
             ax.errorbar([x[-1]], [100 * e["win_rate"]], yerr=[[100 * (e["win_rate"] - e["low"])],
                         [100 * (e["high"] - e["win_rate"])]], fmt="s", color=line.get_color(),
                         capsize=3, label=f"{run}: {e['games']:,} evaluation games")
-    ax.axhline(50, color="grey", lw=0.8, ls="--")
+    fair = 100 / report.get("players", 2)
+    ax.axhline(fair, color="grey", lw=0.8, ls="--", label=f"fair share {fair:g}%")
     ax.set_xlabel("learner decisions (millions)")
     ax.set_ylabel(f"win rate against {opponent} (%), 95% interval")
     ax.legend(fontsize=7)
