@@ -174,7 +174,7 @@ def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kin
     sizes = np.full(workers, num_games // workers)
     sizes[: num_games % workers] += 1
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    shards: list[Source] = []
+    shards: list[WorkerGames] = []
     try:
         for first, size in zip(firsts, sizes, strict=True):
             shards.append(WorkerGames(rules, int(size), opponents, seed + int(first), raw_kind,
@@ -185,4 +185,4 @@ def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kin
         for shard in shards:
             shard.close()
         raise
-    return shards
+    return list(shards)
