@@ -94,7 +94,10 @@ def test_ppo_fine_tunes_a_distilled_network_with_an_anchor(distilled: Path,
     assert card["config"]["anchor"] == 0.5
     legal_play(f"net:{out / 'model.safetensors'}")
     assert list((out / "tb").rglob("events.*"))
-    curve = json.loads((out / "record.json").read_text())["curve"]
+    record = json.loads((out / "record.json").read_text())
+    assert record["config"]["hidden"] == "96,96"           # the flag's default, not used:
+    assert record["network"]["layers"].endswith(" 16")     # the start's network is trained
+    curve = record["curve"]
     assert len(curve) >= 1 and curve[-1]["decisions"] == 256
     assert curve[-1]["tuned"]["games"] == 8 and "greedy" in curve[-1]
 

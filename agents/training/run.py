@@ -42,6 +42,7 @@ from ..net import NetAgent, PolicyNet, load_net, save_net, widen
 from .device import resolve_device
 from .encoder import PackedLayout
 from .nets import ENCODERS, build_net
+from .nets import describe as describe_net
 from .workers import default_workers, make_shards
 
 
@@ -344,7 +345,11 @@ class Run:
         cfg = self.cfg
         deals = describe(FRESH_SEED, cfg.eval_deals) if cfg.eval_deals else None
         record = {"recipe": card.get("recipe", self.kind), **provenance(self.command, deals),
-                  "config": dataclasses.asdict(cfg), "decisions": self.decisions,
+                  "config": dataclasses.asdict(cfg),
+                  # the network trained: the start's own (--init-net) or config's new one
+                  "network": {"layers": describe_net(self.net),
+                              "parameters": sum(p.numel() for p in self.net.parameters())},
+                  "decisions": self.decisions,
                   "seconds": round(self.seconds, 1),
                   "decisions_per_second": round(self.decisions / max(self.seconds, 1e-9), 1),
                   "time_split": {k: round(v, 3) for k, v in self.timing.items()},
