@@ -58,7 +58,7 @@ import torch
 
 from uno_agents.training.device import resolve_device
 from uno_agents.training.encoder import PackedLayout, multiply_adds
-from uno_agents.training.nets import DenseActorCritic, build_net, describe
+from uno_agents.training.nets import DenseActorCritic, build_net, describe, parameter_count
 from uno_agents.training.ppo import PPOSettings, make_optimizer, update
 from uno_agents.training.rollout import collect
 from uno_agents.training.workers import make_shards
@@ -138,7 +138,7 @@ class SB3Learner:
             setattr(self.model, method, self._timed(name, getattr(self.model, method)))
         self.label = "(a) SB3 MaskablePPO on UnoVecEnv"
         self.network = "SB3 MlpPolicy 128-128"
-        self.parameters = sum(p.numel() for p in self.model.policy.parameters())
+        self.parameters = parameter_count(self.model.policy)
         if cfg.warmup:
             self.model.learn(cfg.warmup * cfg.num_envs * cfg.n_steps)
 
@@ -173,7 +173,7 @@ class CoreLearner:
         self.cfg, self.device, self.label = cfg, device, label
         self.net = net.to(device)
         self.network = describe(net)
-        self.parameters = sum(p.numel() for p in net.parameters())
+        self.parameters = parameter_count(net)
         self.games = make_shards(rules, cfg.num_envs, cfg.opponents, cfg.seed, net.raw_kind,
                                  PackedLayout.of(rules), cfg.workers)
         self.optimizer = make_optimizer(self.net, 3e-4)
@@ -286,7 +286,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for dev in [cpu] if device.type == "cpu" else [cpu, device]:
         suffix = "" if dev.type == "cpu" else f" --device {dev.type}"
         dense = DenseActorCritic((128, 128))
-        if sum(p.numel() for p in dense.parameters()) != learners[0].parameters:
+        if parameter_count(dense) != learners[0].parameters:
             raise RuntimeError("the core's dense network differs from SB3's default")
         learners.append(CoreLearner(cfg, rules, dense, "(b) core, same network" + suffix, dev))
         packed = build_net("packed", widths(cfg.hidden, "hidden"), PackedLayout.of(rules))

@@ -102,3 +102,8 @@ def describe(net: Any) -> str:
     """One line naming a network's encoder and widths."""
     kind = getattr(net, "encoder", "dense")
     return f"{kind} {'x'.join(str(h) for h in net.hidden)}"
+
+
+def parameter_count(net: torch.nn.Module) -> int:
+    """How many numbers a network learns (every parameter tensor's size, summed)."""
+    return sum(p.numel() for p in net.parameters())

@@ -41,7 +41,7 @@ from .. import make_agent
 from ..net import NetAgent, PolicyNet, load_net, save_net, widen
 from .device import resolve_device
 from .encoder import PackedLayout
-from .nets import ENCODERS, build_net
+from .nets import ENCODERS, build_net, parameter_count
 from .nets import describe as describe_net
 from .workers import default_workers, make_shards
 
@@ -348,7 +348,7 @@ class Run:
                   "config": dataclasses.asdict(cfg),
                   # the network trained: the start's own (--init-net) or config's new one
                   "network": {"layers": describe_net(self.net),
-                              "parameters": sum(p.numel() for p in self.net.parameters())},
+                              "parameters": parameter_count(self.net)},
                   "decisions": self.decisions,
                   "seconds": round(self.seconds, 1),
                   "decisions_per_second": round(self.decisions / max(self.seconds, 1e-9), 1),
