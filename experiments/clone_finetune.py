@@ -61,8 +61,10 @@ class Config:
     """Every setting of a run; each field is a CLI flag (``clone_states``:
     ``--clone-states``)."""
 
-    players: int = 2               # players per game (the official rules)
+    preset: str = "official"       # the rules of every game
+    players: int = 2               # players per game
     teacher: str = "improved:official-2p-exit-rp"  # the agent the clone learns from
+    init_net: str = ""             # the clone starts from this network (empty: a new one)
     clone_opponents: str = "tuned,random_play,greedy"  # opponents while cloning
     hidden: str = "512,512,256"    # the network's hidden layer widths
     encoder: str = "packed"        # the network's encoder (packed, dense: see train_ppo.py)
@@ -104,7 +106,7 @@ class Config:
             raise SystemExit(f"bad setting: --heuristic-share must be at most 1, "
                              f"got {self.heuristic_share}")
         try:
-            Rules.preset("official", num_players=self.players)
+            Rules.preset(self.preset, num_players=self.players)
             widths(self.hidden, "hidden")
             specs = [self.teacher, self.eval_opponent, *self.clone_opponents.split(","),
                      *self.heuristics.split(",")]
@@ -114,6 +116,8 @@ class Config:
                 make_agent(spec)
         except ValueError as e:
             raise SystemExit(f"bad setting: {e}") from None
+        if self.init_net and not Path(self.init_net).is_file():
+            raise SystemExit(f"bad setting: --init-net {self.init_net!r} is not a file")
 
 
 def quiet(cfg: Config) -> list[str]:
@@ -123,26 +127,30 @@ def quiet(cfg: Config) -> list[str]:
 
 def clone_command(cfg: Config, seed: int, out: Path) -> list[str]:
     """The ``distill.py`` command of one seed's clone."""
-    command = [sys.executable, str(HERE / "distill.py"), "--players", str(cfg.players),
+    command = [sys.executable, str(HERE / "distill.py"), "--preset", cfg.preset,
+               "--players", str(cfg.players),
                "--teacher", cfg.teacher, "--opponents", cfg.clone_opponents,
                "--hidden", cfg.hidden, "--states", str(cfg.clone_states),
                "--rounds", str(cfg.clone_rounds), "--epochs", str(cfg.clone_epochs),
                "--num-games", str(cfg.clone_games), "--encoder", cfg.encoder,
                "--curve-deals", "0", "--eval-deals", "0", "--seed", str(seed),
+               *(["--init-net", cfg.init_net] if cfg.init_net else []),
                "--out", str(out), *quiet(cfg)]
     return command + (["--resume"] if any((out / "checkpoints").glob("*")) else [])
 
 
 def finetune_command(cfg: Config, seed: int, clone: Path, out: Path) -> list[str]:
     """The ``train_ppo.py`` command of one seed's fine-tuning."""
-    command = [sys.executable, str(HERE / "train_ppo.py"), "--players", str(cfg.players),
+    command = [sys.executable, str(HERE / "train_ppo.py"), "--preset", cfg.preset,
+               "--players", str(cfg.players),
                "--opponents", cfg.opponents, "--heuristics", cfg.heuristics,
                "--heuristic-share", str(cfg.heuristic_share), "--init-net", str(clone),
                "--anchor", str(cfg.anchor), "--ent-coef", str(cfg.ent_coef),
                "--learning-rate", str(cfg.learning_rate), "--timesteps", str(cfg.timesteps),
                "--num-games", str(cfg.num_envs), "--n-steps", str(cfg.n_steps),
                "--batch-size", str(cfg.batch_size), "--eval-every", str(cfg.curve_every),
-               "--curve-deals", str(cfg.curve_deals), "--eval-deals", "0", "--seed", str(seed),
+               "--curve-deals", str(cfg.curve_deals), "--curve-opponents", cfg.eval_opponent,
+               "--eval-deals", "0", "--seed", str(seed),
                "--out", str(out), *quiet(cfg)]
     return command + (["--resume"] if any((out / "checkpoints").glob("*")) else [])
 
@@ -168,7 +176,8 @@ def train_seed(cfg: Config, seed: int) -> dict[str, str]:
     root = Path(cfg.out) / f"seed-{seed}"
     clone, finetune = root / "clone", root / "finetune"
     commands = {"clone": clone_command(cfg, seed, clone)}
-    claim_stage(clone, stage_settings(commands["clone"]), f"seed {seed}'s clone")
+    claim_stage(clone, stage_settings(commands["clone"], [cfg.init_net] if cfg.init_net else []),
+                f"seed {seed}'s clone")
     if not clone_done(cfg, clone):
         print(f"seed {seed}: cloning {cfg.teacher}", flush=True)
         run_process(commands["clone"])
@@ -191,7 +200,7 @@ def recorded(command: list[str]) -> str:
 def measure(cfg: Config, seeds: list[dict[str, str]]) -> list[dict[str, Any]]:
     """Every seed's clone and fine-tuned network on the same fresh deals; the gain of
     fine-tuning paired by deal."""
-    rules = Rules.preset("official", num_players=cfg.players)
+    rules = Rules.preset(cfg.preset, num_players=cfg.players)
     opponent = make_agent(cfg.eval_opponent)
     rows = []
     for s in seeds:
@@ -207,7 +216,8 @@ def report(out: Path, record: dict[str, Any]) -> None:
     """``clone_finetune.json`` and its table ``clone_finetune.md`` (atomic writes)."""
     write_json(out / "clone_finetune.json", record)
     cfg = record["config"]
-    lines = [f"Against `{cfg['eval_opponent']}` at {cfg['players']} players on "
+    lines = [f"Against `{cfg['eval_opponent']}` on `{cfg.get('preset', 'official')}` at "
+             f"{cfg['players']} players on "
              f"{cfg['deals']:,} fresh duplicate deals (deal seeds from {FRESH_SEED:,}); "
              "95% intervals over deals, gains paired by deal.", "",
              "| seed | clone | fine-tuned | gain of fine-tuning |", "|---:|---:|---:|---:|"]

@@ -124,6 +124,8 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     ("expert_iteration.py", [], "--start names the first network"),
     ("clone_finetune.py", ["--seeds", "0"], "--seeds must be at least 1"),
     ("clone_finetune.py", ["--teacher", "nobody"], "unknown agent"),
+    ("clone_finetune.py", ["--preset", "nobody"], "nobody"),
+    ("clone_finetune.py", ["--init-net", "missing.safetensors"], "--init-net"),
     ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
     ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
     ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
@@ -403,3 +405,21 @@ def test_amp_trains_in_bfloat16_on_the_cpu_and_saves_float32(tmp_path: Path) -> 
         weights[flag] = load_file(out / "model.safetensors")
     assert {t.dtype for t in weights["--amp"].values()} == {torch.float32}
     assert any(not (weights["--amp"][k] == weights["--no-amp"][k]).all() for k in weights["--amp"])
+
+
+def test_clone_finetune_plays_its_preset_and_starts_its_clone_from_init_net() -> None:
+    """Both stages play ``--preset``; the clone starts from ``--init-net``; the
+    fine-tuning's curve is drawn against the opponent of the measurement."""
+    from experiments.clone_finetune import Config, clone_command, finetune_command
+
+    net = str(REPO / "agents" / "models" / "official-4p.safetensors")
+    cfg = Config(preset="house_dobon", players=4, init_net=net,
+                 eval_opponent="tuned:preset=house_dobon")
+    clone = clone_command(cfg, 0, Path("c"))
+    tune = finetune_command(cfg, 0, Path("c/model.safetensors"), Path("f"))
+    for command in (clone, tune):
+        assert command[command.index("--preset") + 1] == "house_dobon"
+        assert command[command.index("--players") + 1] == "4"
+    assert clone[clone.index("--init-net") + 1] == net
+    assert tune[tune.index("--curve-opponents") + 1] == "tuned:preset=house_dobon"
+    assert "--init-net" not in clone_command(Config(), 0, Path("c"))
