@@ -2,11 +2,14 @@
 
     python experiments/clone_finetune.py --seeds 3 --jobs 2 --out runs/clone-finetune-2p
 
-The recipe of the shipped ``net:official-2p``, as one command. For each training seed:
+The recipes of the shipped ``net:official-2p`` and (its clone stage, on
+``--preset house_dobon --players 4``) ``net:house_dobon-4p``, as one command. For
+each training seed:
 
-1. **Clone** (``distill.py``): a network (``--hidden``) learns the choices of
-   ``--teacher`` from the observation and mask alone, DAgger-style (round 0 the
-   teacher plays, later rounds the network plays and the teacher labels).
+1. **Clone** (``distill.py``): a network (``--hidden``, or the one of ``--init-net``)
+   learns the choices of ``--teacher`` from the observation and mask alone,
+   DAgger-style (round 0 the teacher plays, later rounds the network plays and the
+   teacher labels; a network from ``--init-net`` plays from round 0).
 2. **Fine-tune** (``train_ppo.py --init-net``): PPO from the clone against a pool of
    its own snapshots and ``--heuristics`` (``--heuristic-share`` of the draws), with a
    KL anchor (``--anchor``) that keeps the policy near the clone.
