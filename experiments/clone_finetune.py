@@ -52,7 +52,13 @@ from uno_env.cli import run_command, run_process
 from uno_env.deals import describe
 from uno_env.evaluation import FRESH_SEED, deal_wins, mean_interval, win_rate
 from uno_env.files import write_atomic
-from uno_env.tooling.dataclass_flags import check_bounds, check_folder, parse_dataclass, widths
+from uno_env.tooling.dataclass_flags import (
+    check_bounds,
+    check_file,
+    check_folder,
+    parse_dataclass,
+    widths,
+)
 from uno_env.tooling.machine import provenance
 from uno_env.tooling.stages import claim_stage, stage_settings
 
@@ -119,8 +125,8 @@ class Config:
                 make_agent(spec)
         except ValueError as e:
             raise SystemExit(f"bad setting: {e}") from None
-        if self.init_net and not Path(self.init_net).is_file():
-            raise SystemExit(f"bad setting: --init-net {self.init_net!r} is not a file")
+        if self.init_net:
+            check_file(self.init_net, "init_net")
 
 
 def quiet(cfg: Config) -> list[str]:

@@ -34,7 +34,7 @@ from uno_env import Rules
 from uno_env.deals import deal_seed, describe
 from uno_env.evaluation import CURVE_SEED, FRESH_SEED, head_to_head
 from uno_env.files import write_atomic
-from uno_env.tooling.dataclass_flags import check_bounds, check_folder, widths
+from uno_env.tooling.dataclass_flags import check_bounds, check_file, check_folder, widths
 from uno_env.tooling.machine import provenance
 
 from .. import make_agent
@@ -100,8 +100,8 @@ class RunSettings:
                 make_agent(spec)
         except ValueError as e:
             raise SystemExit(f"bad setting: {e}") from None
-        if self.init_net and not Path(self.init_net).is_file():
-            raise SystemExit(f"--init-net {self.init_net!r} does not exist (or is a folder)")
+        if self.init_net:
+            check_file(self.init_net, "init_net")
         check_folder(self.out)
 
     def rules(self) -> Rules:

@@ -84,7 +84,7 @@ from uno_env.deals import deal_seed
 from uno_env.envs.vector import UnoVecEnv
 from uno_env.evaluation import CURVE_SEED, head_to_head
 from uno_env.files import write_atomic
-from uno_env.tooling.dataclass_flags import check_bounds, parse_dataclass, widths
+from uno_env.tooling.dataclass_flags import check_bounds, check_file, parse_dataclass, widths
 
 from .. import AgentPool, make_agent
 from ..files import BUILTIN_HEURISTICS, is_builtin
@@ -176,8 +176,8 @@ class Config:
                 make_agent(spec)
         except ValueError as e:
             raise SystemExit(f"bad setting: {e}") from None
-        if self.init_net and not Path(self.init_net).is_file():
-            raise SystemExit(f"--init-net {self.init_net!r} is not a file")
+        if self.init_net:
+            check_file(self.init_net, "init_net")
 
     def trained_timesteps(self) -> int:
         """The learner decisions a run trains on: ``timesteps`` rounded up to whole

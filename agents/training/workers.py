@@ -185,4 +185,4 @@ def make_shards(rules: Rules, num_games: int, opponents: Any, seed: int, raw_kin
         for shard in shards:
             shard.close()
         raise
-    return list(shards)
+    return list(shards)   # as list[Source]: a list's item type is invariant

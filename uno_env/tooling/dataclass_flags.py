@@ -109,6 +109,16 @@ def check_folder(text: str, name: str = "out") -> Path:
     return path
 
 
+def check_file(text: str, name: str) -> Path:
+    """``text`` as the path of an input file: ``SystemExit`` naming the flag when it does
+    not exist or is a folder."""
+    path = Path(text)
+    if not path.is_file():
+        where = "is a folder" if path.is_dir() else "does not exist"
+        raise SystemExit(f"{_flag(name)} {text!r} {where}: it must be a file")
+    return path
+
+
 def check_bounds(cfg: Any, at_least_one: tuple[str, ...] = (), non_negative: tuple[str, ...] = (),
                  positive: tuple[str, ...] = (), fractions: tuple[str, ...] = ()) -> None:
     """Raise ``SystemExit`` naming the first of ``cfg``'s fields outside its range, as the
