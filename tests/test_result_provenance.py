@@ -16,7 +16,7 @@ RESULTS = Path(__file__).resolve().parents[1] / "docs" / "results"
 MEASURED_BEFORE_PROVENANCE = frozenset({
     "bench-learn-packed-128x128.json", "clone-finetune-2p-seed3.json",
     "cross_preset-previous.json", "cross_preset-vs-tuned.json", "dmc-2p.json",
-    "encoder-curves.json", "exit-4p.json",
+    "exit-4p.json",
     "expert-iteration-2p.json", "exploit-4p-previous.json",
     "exploit-search-previous/official-2p-budget128.json",
     "exploit-search-previous/official-2p-budget32.json",
