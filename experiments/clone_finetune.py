@@ -179,9 +179,10 @@ def _read(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text())
 
 
-def train_seed(cfg: Config, seed: int) -> dict[str, str]:
+def train_seed(cfg: Config, seed: int) -> dict[str, Any]:
     """Clone and fine-tune one seed (each stage skipped when finished under the same
-    settings: :func:`uno_env.tooling.stages.claim_stage`); its paths and commands."""
+    settings: :func:`uno_env.tooling.stages.claim_stage`); its paths, commands and the
+    seconds each stage took by its own clock (a resumed stage continues its clock)."""
     root = Path(cfg.out) / f"seed-{seed}"
     clone, finetune = root / "clone", root / "finetune"
     commands = {"clone": clone_command(cfg, seed, clone)}
@@ -198,7 +199,9 @@ def train_seed(cfg: Config, seed: int) -> dict[str, str]:
         run_process(commands["finetune"])
     return {"seed": str(seed), "clone": str(clone / "model.safetensors"),
             "finetune": str(finetune / "model.safetensors"),
-            **{f"{k}_command": recorded(v) for k, v in commands.items()}}
+            **{f"{k}_command": recorded(v) for k, v in commands.items()},
+            "seconds": {k: _read(d / "record.json")["seconds"]
+                        for k, d in (("clone", clone), ("finetune", finetune))}}
 
 
 def recorded(command: list[str]) -> str:
@@ -206,7 +209,7 @@ def recorded(command: list[str]) -> str:
     return f"python experiments/{Path(command[1]).name} {shlex.join(command[2:])}"
 
 
-def measure(cfg: Config, seeds: list[dict[str, str]]) -> list[dict[str, Any]]:
+def measure(cfg: Config, seeds: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every seed's clone and fine-tuned network on the same fresh deals; the gain of
     fine-tuning paired by deal."""
     rules = Rules.preset(cfg.preset, num_players=cfg.players)
@@ -229,12 +232,15 @@ def report(out: Path, record: dict[str, Any]) -> None:
              f"{cfg['players']} players on "
              f"{cfg['deals']:,} fresh duplicate deals (deal seeds from {FRESH_SEED:,}); "
              "95% intervals over deals, gains paired by deal.", "",
-             "| seed | clone | fine-tuned | gain of fine-tuning |", "|---:|---:|---:|---:|"]
+             "| seed | clone | fine-tuned | gain of fine-tuning | minutes (clone + fine-tuning) |",
+             "|---:|---:|---:|---:|---:|"]
     for r in record["seeds"]:
         c, v, g = r["clone_versus"], r["versus"], r["gain"]
+        minutes = {k: s / 60 for k, s in r["seconds"].items()}
         lines.append(f"| {r['seed']} | {c['win_rate']:.2%} [{c['low']:.2%}, {c['high']:.2%}] "
                      f"| {v['win_rate']:.2%} [{v['low']:.2%}, {v['high']:.2%}] "
-                     f"| {g['mean']:+.2%} [{g['low']:+.2%}, {g['high']:+.2%}] |")
+                     f"| {g['mean']:+.2%} [{g['low']:+.2%}, {g['high']:+.2%}] "
+                     f"| {minutes['clone']:.0f} + {minutes['finetune']:.0f} |")
     rates = [r["versus"]["win_rate"] for r in record["seeds"]]
     lines += ["", f"Fine-tuned, mean over {len(rates)} seeds: {sum(rates) / len(rates):.2%} "
                   f"(from {min(rates):.2%} to {max(rates):.2%})."]

@@ -312,6 +312,8 @@ def test_clone_then_fine_tune_is_one_command_over_seeds_and_continues(tmp_path: 
         assert r["versus"]["games"] == r["clone_versus"]["games"] == 8
         assert r["gain"]["low"] <= r["gain"]["mean"] <= r["gain"]["high"]
         assert r["finetune_command"].startswith("python experiments/train_ppo.py")
+        stage = json.loads((out / f"seed-{r['seed']}" / "clone" / "record.json").read_text())
+        assert r["seconds"]["clone"] == stage["seconds"] > 0 and r["seconds"]["finetune"] > 0
         legal_play(f"net:{r['finetune']}")
     tuned = json.loads((out / "seed-1" / "finetune" / "model.json").read_text())
     assert tuned["config"]["init_net"] == str(out / "seed-1" / "clone" / "model.safetensors")
