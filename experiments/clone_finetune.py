@@ -134,6 +134,11 @@ def quiet(cfg: Config) -> list[str]:
     return ["--no-progress"] if not cfg.progress or cfg.jobs > 1 else []
 
 
+def resume_flag(out: Path) -> list[str]:
+    """``--resume`` for a stage that left a checkpoint in ``out``, so it continues."""
+    return ["--resume"] if any((out / "checkpoints").glob("*")) else []
+
+
 def clone_command(cfg: Config, seed: int, out: Path) -> list[str]:
     """The ``distill.py`` command of one seed's clone."""
     command = [sys.executable, str(HERE / "distill.py"), "--preset", cfg.preset,
@@ -145,7 +150,7 @@ def clone_command(cfg: Config, seed: int, out: Path) -> list[str]:
                "--curve-deals", "0", "--eval-deals", "0", "--seed", str(seed),
                *(["--init-net", cfg.init_net] if cfg.init_net else []),
                "--out", str(out), *quiet(cfg)]
-    return command + (["--resume"] if any((out / "checkpoints").glob("*")) else [])
+    return command + resume_flag(out)
 
 
 def finetune_command(cfg: Config, seed: int, clone: Path, out: Path) -> list[str]:
@@ -161,7 +166,7 @@ def finetune_command(cfg: Config, seed: int, clone: Path, out: Path) -> list[str
                "--curve-deals", str(cfg.curve_deals), "--curve-opponents", cfg.eval_opponent,
                "--eval-deals", "0", "--seed", str(seed),
                "--out", str(out), *quiet(cfg)]
-    return command + (["--resume"] if any((out / "checkpoints").glob("*")) else [])
+    return command + resume_flag(out)
 
 
 def clone_done(cfg: Config, out: Path) -> bool:
