@@ -1,6 +1,6 @@
 """Deep Monte-Carlo (as in DouZero) on the project's learner core (``uno_agents.training.dmc``).
 
-    python experiments/train_dmc.py --players 2 --opponents self,tuned,random_play,greedy \\
+    python experiments/train_dmc.py --players 2 --opponents tuned,random_play,greedy \\
         --decisions 20000000 --out runs/dmc-2p
 
 ``--help`` lists every flag. A run writes ``model.safetensors`` (a ``net:`` agent) with

@@ -38,8 +38,9 @@ from .run import Run, RunSettings, stopped
 class DMCConfig(RunSettings):
     """Deep Monte-Carlo's flags on top of every trainer's (:class:`.run.RunSettings`)."""
 
-    opponents: str = "self,tuned,random_play,greedy"  # drawn per game and episode ("self":
-    #                                the learner's own network)
+    opponents: str = "tuned,random_play,greedy"  # drawn per game and episode ("self":
+    #                                the learner's own network; with it a seed in three
+    #                                collapsed into drawing, docs/results.md)
     decisions: int = 5_000_000     # learner decisions to learn from
     n_steps: int = 32              # decisions per game per rollout
     epochs: int = 1                # passes over each batch of finished decisions
