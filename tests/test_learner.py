@@ -196,6 +196,23 @@ def test_collect_records_legal_actions_and_the_games_they_came_from(encoder: str
     assert set(np.round(ro.outcomes, 3)) <= {1.0, -1.0, 0.0}
 
 
+def test_value_networks_play_the_highest_value_or_a_boltzmann_sample() -> None:
+    rules = Rules.preset("official", num_players=2)
+    net = build_net("packed", (16, 16), PackedLayout.of(rules))
+
+    def agreement(temperature: float) -> float:
+        ro = collect(Games(rules, 32, "greedy", 5, net.raw_kind), net, 20, CPU,
+                     torch.Generator().manual_seed(1), epsilon=1e-9, temperature=temperature)
+        assert ro.masks[torch.arange(ro.size), ro.actions].all()
+        with torch.no_grad():
+            values = net.evaluate(ro.inputs, ro.rules_table, ro.rules_index)[0].float()
+        best = values.masked_fill(~ro.masks, -torch.inf).argmax(dim=-1)
+        return float((ro.actions == best).float().mean())
+
+    assert agreement(0.0) == 1.0
+    assert agreement(100.0) < 0.8   # nearly uniform over the legal actions
+
+
 def test_worker_processes_deal_the_games_an_engine_here_deals() -> None:
     rules = Rules.preset("official", num_players=2)
     layout = PackedLayout.of(rules)

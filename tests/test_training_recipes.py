@@ -127,6 +127,7 @@ def test_dmc_learns_and_saves_a_network_agent(tmp_path: Path) -> None:
     ("clone_finetune.py", ["--preset", "nobody"], "nobody"),
     ("clone_finetune.py", ["--init-net", "missing.safetensors"], "--init-net"),
     ("train_dmc.py", ["--epsilon", "2"], "--epsilon"),
+    ("train_dmc.py", ["--temperature", "-0.1"], "--temperature must be >= 0"),
     ("train_ppo.py", ["--timesteps", "-5"], "--timesteps must be at least 1"),
     ("train_ppo.py", ["--anchor", "0.1"], "--anchor needs --init-net"),
 ])

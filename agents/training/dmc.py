@@ -3,7 +3,12 @@
 The network's action head is read as ``Q(s, a)``: the reward the learner gets at the
 end of the game after playing ``a``. The learner plays the legal action of highest
 value, or with probability ``--epsilon`` (decaying linearly to ``--epsilon-final``) a
-uniformly random legal one. Every decision is labelled with its episode's return
+uniformly random legal one. With ``--temperature`` above 0 it samples the masked softmax
+of ``Q / temperature`` instead of taking the highest value (Boltzmann exploration): when
+the values cannot tell the actions apart, as when every return is a loss, it plays
+nearly uniformly, so it wins games again and the values separate, where ε-greedy play
+keeps the action that happens to be highest (docs/results.md: one seed in three of
+ε-greedy with ``self`` collapsed into drawing). Every decision is labelled with its episode's return
 (no discount, no bootstrapping; a game cut at ``max_turns`` counts -1, a loss, so
 that stalling never pays): rollouts are cut every ``--n-steps`` decisions, so
 the decisions of an episode still running wait (:class:`MonteCarlo`) until it ends.
@@ -47,6 +52,7 @@ class DMCConfig(RunSettings):
     batch_size: int = 2048         # decisions per gradient step
     epsilon: float = 0.1           # exploration: chance of a uniform legal action at start
     epsilon_final: float = 0.02    # ... decayed linearly to this at the end
+    temperature: float = 0.0       # > 0: sample softmax(Q / temperature), not the argmax
 
     def check(self) -> None:
         names = self.opponents.split(",")
@@ -57,7 +63,7 @@ class DMCConfig(RunSettings):
         finally:
             self.opponents = opponents
         check_bounds(self, at_least_one=("decisions", "n_steps", "epochs", "batch_size"),
-                     fractions=("epsilon", "epsilon_final"))
+                     non_negative=("temperature",), fractions=("epsilon", "epsilon_final"))
         if "self" in names and self.workers > 0:
             raise SystemExit("--opponents with self plays its games in this process (the "
                              "live network is an opponent): give --workers 0")
@@ -155,7 +161,7 @@ def train(cfg: DMCConfig, command: str = "") -> dict[str, Any]:
             share = run.decisions / cfg.decisions
             epsilon = cfg.epsilon + (cfg.epsilon_final - cfg.epsilon) * share
             rollout = collect(shards, run.net, cfg.n_steps, run.device, run.generator,
-                              epsilon=max(epsilon, 1e-9))
+                              epsilon=max(epsilon, 1e-9), temperature=cfg.temperature)
             start = time.perf_counter()
             data = returns.finished(rollout)
             loss = fit(run.net, optimizer, data, rollout.rules_table, cfg, run.generator) \

@@ -193,11 +193,13 @@ def rules_of(shards: Sequence[Source], device: torch.device
 
 def collect(shards: Source | Sequence[Source], net: Any, steps: int,
             device: torch.device, generator: torch.Generator | None = None,
-            epsilon: float = 0.0, choose: Any = None, label: Any = None) -> Rollout:
+            epsilon: float = 0.0, choose: Any = None, label: Any = None,
+            temperature: float = 0.0) -> Rollout:
     """Play ``steps`` decisions of every game of the ``shards`` with ``net`` (sampling its
-    masked softmax; ``epsilon`` > 0: its most likely action, or a uniformly random legal
-    one with probability ``epsilon``, for value networks) and record them. Games are
-    numbered shard after shard.
+    masked softmax; ``epsilon`` > 0, for value networks: a uniformly random legal action
+    with probability ``epsilon``, else the action of highest value, or with
+    ``temperature`` > 0 a sample of the masked softmax of ``value / temperature``) and
+    record them. Games are numbered shard after shard.
 
     ``choose``, if given, picks the played actions instead (``choose(shard, rows, masks)
     -> int64[n]``, e.g. a teacher or another agent); the network's own log-probabilities
@@ -233,7 +235,8 @@ def collect(shards: Source | Sequence[Source], net: Any, steps: int,
             if choose is not None:
                 action = to_device(np.asarray(choose(shard, rows, mask), np.int64), device)
             elif epsilon > 0:
-                action = logp.argmax(dim=-1)
+                action = logp.argmax(dim=-1) if temperature <= 0 else sample_actions(
+                    masked_log_probs(logits.float() / temperature, mask_t), mask_t, generator)
                 explore = torch.rand(shard.num_games, generator=generator,
                                      device=device) < epsilon
                 uniform = sample_actions(torch.zeros_like(logp), mask_t, generator)
