@@ -8,7 +8,9 @@ of ``Q / temperature`` instead of taking the highest value (Boltzmann exploratio
 the values cannot tell the actions apart, as when every return is a loss, it plays
 nearly uniformly, so it wins games again and the values separate, where ε-greedy play
 keeps the action that happens to be highest (docs/results.md: one seed in three of
-ε-greedy with ``self`` collapsed into drawing). Every decision is labelled with its episode's return
+ε-greedy with ``self`` collapsed into drawing).
+
+Every decision is labelled with its episode's return
 (no discount, no bootstrapping; a game cut at ``max_turns`` counts -1, a loss, so
 that stalling never pays): rollouts are cut every ``--n-steps`` decisions, so
 the decisions of an episode still running wait (:class:`MonteCarlo`) until it ends.
